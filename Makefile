@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc top-level Makefile.
+#
+#   make            build mrc.ko (W=1) against KDIR
+#   make setup      install build/test dependencies from Debian (idempotent)
+#   make check      setup + module + host unit tests + VM selftests  (the test command)
+#   make demo       setup + module + boot the VM and show mrc at work (the demo command)
+#   make unit       host unit tests of the protocol core (ASan/UBSan)
+#   make lint       clang-format + clang-tidy on the userspace C++
+#   make vm-test    VM selftests only
+#   make install    install mrc.ko on this host (modules_install + depmod)
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD ?= $(TOP)/build
+
+# The running kernel's build dir when there is one (a real host), else the
+# newest installed Debian headers (the kernel the VM boots).
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+KVER = $(notdir $(patsubst %/build,%,$(realpath $(dir $(KDIR))/..)))
+
+MODULE := drivers/infiniband/sw/mrc/mrc.ko
+
+.PHONY: all modules setup check demo vm-demo unit lint vm-test sparse install clean help
+
+all: modules
+
+help:
+	@sed -n '3,12p' $(TOP)/Makefile
+
+setup:
+	@$(TOP)/scripts/setup.sh $(BUILD)
+
+# W=1 and warnings are errors: the module must build warning-free.
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make setup'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 KCFLAGS=-Werror modules
+
+sparse:
+	@mkdir -p $(BUILD)
+	$(MAKE) -C $(KDIR) M=$(TOP) C=2 CF="-D__CHECK_ENDIAN__" modules 2>&1 | \
+		tee $(BUILD)/sparse.log
+	@! grep -E "warning|error" $(BUILD)/sparse.log
+
+unit:
+	cmake -S $(TOP) -B $(BUILD)/unit -G Ninja
+	ninja -C $(BUILD)/unit
+	ctest --test-dir $(BUILD)/unit --output-on-failure
+
+# userspace C++ honours the repo's .clang-format and .clang-tidy
+lint: unit
+	ninja -C $(BUILD)/unit format-check tidy
+
+vm-test: modules
+	$(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests
+
+# setup may install the kernel headers, so KDIR is found by a fresh make
+demo: setup
+	$(MAKE) -C $(TOP) modules
+	$(MAKE) -C $(TOP) vm-demo
+
+vm-demo: modules
+	$(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --demo
+
+check: setup
+	$(MAKE) -C $(TOP) modules
+	$(MAKE) -C $(TOP) sparse
+	$(MAKE) -C $(TOP) unit
+	$(MAKE) -C $(TOP) lint
+	$(MAKE) -C $(TOP) vm-test
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
+	depmod -a $(KVER)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(BUILD)/unit $(BUILD)/vm

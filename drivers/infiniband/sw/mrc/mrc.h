@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mrc.h - the mrc device object and the functions that cross files.
+ */
+#ifndef MRC_H
+#define MRC_H
+
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
+
+#undef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+/* An mrc device: one ib_device bound to one Ethernet netdev (plane 1). */
+struct mrc_dev {
+	struct ib_device ib_dev;	/* must stay first: ib_core allocates us */
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct list_head list;		/* in mrc_devs, under mrc_devs_lock */
+	enum ib_port_state port_state;	/* last state reported to ib_core */
+	struct ib_device_attr attr;
+};
+
+struct mrc_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct mrc_pd {
+	struct ib_pd ibpd;
+};
+
+static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct mrc_dev, ib_dev);
+}
+
+/* mrc_dev.c: device lifetime */
+int mrc_dev_add(const char *ibdev_name, struct net_device *ndev);
+struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev);
+void mrc_dev_put(struct mrc_dev *mdev);
+void mrc_dev_remove_all(void);
+void mrc_dev_dealloc(struct ib_device *ibdev);
+void mrc_port_update(struct mrc_dev *mdev);
+enum ib_port_state mrc_port_state(struct mrc_dev *mdev);
+enum ib_mtu mrc_mtu_from_netdev(unsigned int ndev_mtu);
+
+/* mrc_verbs.c: the ib_device_ops table */
+extern const struct ib_device_ops mrc_dev_ops;
+
+#endif /* MRC_H */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_dev.c - lifetime of an mrc device: creation from `rdma link add`,
+ * lookup by netdev, port state that follows the netdev, and removal.
+ *
+ * Removal has a single path: ib_core calls ops.dealloc_driver
+ * (mrc_dev_dealloc) whether the device goes away through `rdma link del`,
+ * its netdev disappearing, rmmod, or a failed registration.
+ */
+#include <linux/if_arp.h>
+#include <linux/spinlock.h>
+#include <linux/rtnetlink.h>
+#include <net/addrconf.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+#include "mrc_param.h"
+
+/*
+ * All mrc devices. Creation inserts before registering so that a second
+ * `rdma link add` on the same netdev is refused; dealloc removes. A
+ * spinlock (not a mutex held across registration) because registration
+ * takes RTNL inside ib_core while our netdev notifier runs under RTNL.
+ */
+static LIST_HEAD(mrc_devs);
+static DEFINE_SPINLOCK(mrc_devs_lock);
+
+enum ib_mtu mrc_mtu_from_netdev(unsigned int ndev_mtu)
+{
+	int payload = (int)ndev_mtu - MRC_MAX_HDR_LEN;
+
+	if (payload >= 4096)
+		return IB_MTU_4096;
+	if (payload >= 2048)
+		return IB_MTU_2048;
+	if (payload >= 1024)
+		return IB_MTU_1024;
+	if (payload >= 512)
+		return IB_MTU_512;
+	return IB_MTU_256;
+}
+
+enum ib_port_state mrc_port_state(struct mrc_dev *mdev)
+{
+	struct net_device *ndev = mdev->ndev;
+
+	return netif_running(ndev) && netif_carrier_ok(ndev) ?
+	       IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
+/* Tell ib_core's consumers (and rdma monitor) when the port changes state. */
+void mrc_port_update(struct mrc_dev *mdev)
+{
+	enum ib_port_state state = mrc_port_state(mdev);
+	struct ib_event ev = {
+		.device = &mdev->ib_dev,
+		.element.port_num = 1,
+	};
+
+	if (xchg(&mdev->port_state, state) == state)
+		return;
+
+	ev.event = state == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
+					     IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+}
+
+/* A registered mrc device on @ndev, with a registration reference, or NULL. */
+struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev)
+{
+	struct mrc_dev *mdev, *found = NULL;
+
+	spin_lock(&mrc_devs_lock);
+	list_for_each_entry(mdev, &mrc_devs, list) {
+		if (mdev->ndev == ndev && ib_device_try_get(&mdev->ib_dev)) {
+			found = mdev;
+			break;
+		}
+	}
+	spin_unlock(&mrc_devs_lock);
+	return found;
+}
+
+void mrc_dev_put(struct mrc_dev *mdev)
+{
+	ib_device_put(&mdev->ib_dev);
+}
+
+/* Insert @mdev unless its netdev already carries an mrc device. */
+static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
+{
+	struct mrc_dev *other;
+	int err = 0;
+
+	spin_lock(&mrc_devs_lock);
+	list_for_each_entry(other, &mrc_devs, list) {
+		if (other->ndev == mdev->ndev) {
+			err = -EEXIST;
+			break;
+		}
+	}
+	if (!err)
+		list_add_tail(&mdev->list, &mrc_devs);
+	spin_unlock(&mrc_devs_lock);
+	return err;
+}
+
+void mrc_dev_dealloc(struct ib_device *ibdev)
+{
+	struct mrc_dev *mdev = to_mdev(ibdev);
+
+	spin_lock(&mrc_devs_lock);
+	list_del_init(&mdev->list);
+	spin_unlock(&mrc_devs_lock);
+
+	netdev_put(mdev->ndev, &mdev->ndev_tracker);
+}
+
+static void mrc_dev_init_attr(struct mrc_dev *mdev)
+{
+	struct ib_device_attr *attr = &mdev->attr;
+
+	addrconf_addr_eui48((u8 *)&attr->sys_image_guid, mdev->ndev->dev_addr);
+	attr->vendor_id = MRC_VENDOR_ID;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = MRC_MAX_PD;
+	attr->max_pkeys = MRC_PORT_PKEY_TBL_LEN;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+}
+
+/*
+ * If @ndev started unregistering while we were registering, the notifier
+ * could not see us yet (ib_device_try_get fails until registration is
+ * complete), so undo here. Both checks run under RTNL, so exactly one of
+ * them observes the other.
+ */
+static bool mrc_dev_netdev_gone(struct net_device *ndev)
+{
+	bool gone;
+
+	rtnl_lock();
+	gone = ndev->reg_state != NETREG_REGISTERED;
+	rtnl_unlock();
+	return gone;
+}
+
+int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
+{
+	struct ib_device *other;
+	struct mrc_dev *mdev;
+	int err;
+
+	if (ndev->type != ARPHRD_ETHER) {
+		pr_err("%s: not an Ethernet device (type %u)\n",
+		       ndev->name, ndev->type);
+		return -EINVAL;
+	}
+
+	/*
+	 * ib_core would refuse a taken name only at registration and with
+	 * ENFILE ("Too many open files"); say what is wrong instead.
+	 */
+	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
+	if (other) {
+		ib_device_put(other);
+		pr_err("an RDMA device named %s already exists\n", ibdev_name);
+		return -EEXIST;
+	}
+
+	mdev = ib_alloc_device(mrc_dev, ib_dev);
+	if (!mdev)
+		return -ENOMEM;
+
+	/* ops first: from here every exit path runs mrc_dev_dealloc */
+	ib_set_device_ops(&mdev->ib_dev, &mrc_dev_ops);
+	INIT_LIST_HEAD(&mdev->list);
+	mdev->ndev = ndev;
+	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
+	mdev->port_state = mrc_port_state(mdev);
+	mrc_dev_init_attr(mdev);
+
+	err = mrc_dev_claim_netdev(mdev);
+	if (err) {
+		pr_err("%s already has an mrc device\n", ndev->name);
+		goto err_dealloc;
+	}
+
+	strscpy(mdev->ib_dev.node_desc, "mrc", sizeof(mdev->ib_dev.node_desc));
+	mdev->ib_dev.node_type = RDMA_NODE_IB_CA;
+	mdev->ib_dev.phys_port_cnt = 1;
+	mdev->ib_dev.num_comp_vectors = num_possible_cpus();
+	mdev->ib_dev.node_guid = mdev->attr.sys_image_guid;
+
+	err = ib_device_set_netdev(&mdev->ib_dev, ndev, 1);
+	if (err)
+		goto err_dealloc;
+
+	/*
+	 * Once registered, @mdev can be unregistered and deallocated by
+	 * another thread at any time; our reference on the struct device
+	 * keeps the memory valid until we are done with it here.
+	 */
+	get_device(&mdev->ib_dev.dev);
+	err = ib_register_device(&mdev->ib_dev, ibdev_name, NULL);
+	if (err) {
+		pr_err("registering %s on %s failed: %d\n", ibdev_name,
+		       ndev->name, err);
+		ib_dealloc_device(&mdev->ib_dev);	/* calls mrc_dev_dealloc */
+	} else if (mrc_dev_netdev_gone(ndev)) {
+		ib_unregister_device(&mdev->ib_dev);
+	}
+	put_device(&mdev->ib_dev.dev);
+	return err;
+
+err_dealloc:
+	ib_dealloc_device(&mdev->ib_dev);	/* calls mrc_dev_dealloc */
+	return err;
+}
+
+/*
+ * rmmod: unregister every device. The reference on the struct device keeps
+ * the memory valid after we drop the lock; an unregistration already in
+ * flight (netdev removal) makes ours wait for it and then do nothing.
+ */
+void mrc_dev_remove_all(void)
+{
+	struct mrc_dev *mdev;
+
+	for (;;) {
+		spin_lock(&mrc_devs_lock);
+		mdev = list_first_entry_or_null(&mrc_devs, struct mrc_dev, list);
+		if (mdev)
+			get_device(&mdev->ib_dev.dev);
+		spin_unlock(&mrc_devs_lock);
+		if (!mdev)
+			break;
+		ib_unregister_device(&mdev->ib_dev);
+		put_device(&mdev->ib_dev.dev);
+	}
+}

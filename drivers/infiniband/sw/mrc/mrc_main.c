@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_main.c - module entry: the "mrc" rdma link type and the netdev
+ * notifier that keeps each device in step with its netdev.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <rdma/rdma_netlink.h>
+
+#include "mrc.h"
+
+static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	return mrc_dev_add(ibdev_name, ndev);
+}
+
+static struct rdma_link_ops mrc_link_ops = {
+	.type = "mrc",
+	.newlink = mrc_newlink,
+};
+
+static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mrc_dev *mdev;
+
+	mdev = mrc_dev_get_by_netdev(ndev);
+	if (!mdev)
+		return NOTIFY_DONE;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		/* not inline: unregistration takes RTNL, which we hold */
+		ib_unregister_device_queued(&mdev->ib_dev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		mrc_port_update(mdev);
+		break;
+	default:
+		break;
+	}
+
+	mrc_dev_put(mdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block mrc_netdev_notifier = {
+	.notifier_call = mrc_netdev_event,
+};
+
+static int __init mrc_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	if (err)
+		return err;
+
+	rdma_link_register(&mrc_link_ops);
+	pr_info("loaded\n");
+	return 0;
+}
+
+static void __exit mrc_exit(void)
+{
+	/* waits for any newlink in progress; no device can appear after */
+	rdma_link_unregister(&mrc_link_ops);
+	mrc_dev_remove_all();
+	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	pr_info("unloaded\n");
+}
+
+module_init(mrc_init);
+module_exit(mrc_exit);
+
+MODULE_AUTHOR("The mrc authors");
+MODULE_DESCRIPTION("MRC (Multipath Reliable Connection) software RDMA transport");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK("mrc");

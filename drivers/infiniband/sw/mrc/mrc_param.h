@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mrc_param.h - every limit and default of an mrc device, in one place.
+ */
+#ifndef MRC_PARAM_H
+#define MRC_PARAM_H
+
+#include <rdma/ib_verbs.h>
+
+/*
+ * Worst-case bytes in front of the payload: IPv6 (40) + an SRH with one
+ * segment (8 + 16) + UDP (8) + the MRC transport headers (budget 64).
+ * The IB MTU we advertise is the largest one that fits the netdev MTU
+ * after this overhead, so a full-MTU packet never needs fragmenting.
+ */
+#define MRC_MAX_HDR_LEN		(40 + 24 + 8 + 64)
+
+#define MRC_PORT_GID_TBL_LEN	128
+#define MRC_PORT_PKEY_TBL_LEN	1
+#define MRC_PORT_MAX_MSG_SZ	0x80000000u
+
+#define MRC_MAX_PD		(1 << 16)
+#define MRC_MAX_UCONTEXT	512
+
+/* IEEE OUI is unassigned for a software device; 0 like other soft RDMA */
+#define MRC_VENDOR_ID		0
+
+#endif /* MRC_PARAM_H */

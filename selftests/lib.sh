@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - helpers shared by the mrc selftests (sourced, bash).
+#
+# A test file defines one function per test case and ends with
+#     ktap_run test_a test_b ...
+# Each case runs in its own subshell with `set -e`; it passes by returning,
+# fails through `fail` or any failing command, skips through `skip`.
+# Objects the tests make are named so cleanup can find them without
+# touching anything else on a real host: netdevs mst*, rdma devices mrcst*.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+fail() { echo "FAIL: $*" >&2; exit $KSFT_FAIL; }
+skip() { echo "SKIP: $*" >&2; exit $KSFT_SKIP; }
+
+assert_eq() { # ACTUAL EXPECTED WHAT
+	[ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"
+}
+
+assert_match() { # STRING EXTENDED-REGEX WHAT
+	echo "$1" | grep -qE -- "$2" || fail "$3: '$1' does not match /$2/"
+}
+
+# Run a command that must fail with a message matching REGEX; print what
+# it said so the log shows the user-facing error.
+expect_error() { # WHAT REGEX CMD...
+	local what=$1 regex=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		fail "$what: '$*' succeeded but must fail"
+	fi
+	echo "expected error ($what): ${out:-<no message>}"
+	assert_match "$out" "$regex" "$what: error message"
+}
+
+# The last lines of the kernel log mention TEXT.
+kmsg_says() { dmesg | tail -n 5 | grep -qF -- "$1"; }
+
+# Poll until CMD succeeds, for at most SECONDS (slow under TCG: be generous).
+wait_until() { # SECONDS CMD...
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || fail "timed out waiting for: $*"
+		sleep 0.1
+	done
+}
+
+mrc_load() {
+	[ -d /sys/module/mrc ] || modprobe mrc || fail "cannot load mrc.ko"
+}
+
+rdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
+rdev_absent() { ! rdev_exists "$1"; }
+
+# Number of rdma devices of any kind.
+rdev_count() { ls /sys/class/infiniband 2>/dev/null | wc -l; }
+
+port_attr() { # DEV ATTR -> contents of /sys/class/infiniband/DEV/ports/1/ATTR
+	cat "/sys/class/infiniband/$1/ports/1/$2"
+}
+
+port_state_is() { # DEV "4: ACTIVE"|"1: DOWN"
+	[ "$(port_attr "$1" state)" = "$2" ]
+}
+
+# An up veth pair A <-> B in the current namespace.
+veth_pair() { # A B
+	ip link add "$1" type veth peer name "$2"
+	ip link set "$1" up
+	ip link set "$2" up
+}
+
+mrc_link_add() { # NAME NETDEV
+	rdma link add "$1" type mrc netdev "$2"
+}
+
+# Remove every object a test may have left behind.
+cleanup_world() {
+	local d n
+	for d in /sys/class/infiniband/mrcst*; do
+		[ -e "$d" ] && rdma link del "${d##*/}" 2>/dev/null
+	done
+	for n in /sys/class/net/mst*; do
+		[ -e "$n" ] && ip link del "${n##*/}" 2>/dev/null
+	done
+	for n in $(ip netns list 2>/dev/null | awk '/^mst/ { print $1 }'); do
+		ip netns del "$n"
+	done
+	return 0
+}
+
+# Run the named test functions and print KTAP; exit 0 when none failed.
+ktap_run() {
+	local n=0 pass=0 failed=0 skipped=0 t out rc
+	echo "TAP version 13"
+	echo "1..$#"
+	for t in "$@"; do
+		n=$((n + 1))
+		cleanup_world
+		out=$( (set -e; "$t") 2>&1 )
+		rc=$?
+		cleanup_world
+		[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+		case $rc in
+		0) echo "ok $n $t"; pass=$((pass + 1)) ;;
+		"$KSFT_SKIP") echo "ok $n $t # SKIP"; skipped=$((skipped + 1)) ;;
+		*) echo "not ok $n $t"; failed=$((failed + 1)) ;;
+		esac
+	done
+	echo "# Totals: pass:$pass fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
+	[ $failed -eq 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+[ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP mrc selftests need root"; exit $KSFT_SKIP; }

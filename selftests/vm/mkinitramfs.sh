@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Assemble the VM's initramfs from this host's installed packages and the
+# built artifacts: busybox for the basics, real host programs (and every
+# library they load) for everything under test, the kernel module closure
+# re-indexed with depmod, and the selftests.
+#
+# Usage: mkinitramfs.sh KVER MODULE_KO OUT_CPIO
+set -euo pipefail
+
+kver=$1 module_ko=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+root=$(dirname "$out")/root
+
+rm -rf "$root"
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,proc,sys,dev,tmp,run,root,mrc}
+for d in bin sbin lib lib64; do ln -s "usr/$d" "$root/$d"; done
+
+# Copy a host file to the same path in the image, following symlinks.
+put() {
+	local src=$1 dst=$root${2:-$1}
+	mkdir -p "$(dirname "$dst")"
+	cp -L "$src" "$dst"
+}
+
+# Copy a program and the shared libraries the dynamic loader would map.
+put_elf() {
+	local f=$1 lib
+	put "$f" "${2:-}"
+	for lib in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		[ -e "$root$lib" ] || put "$lib"
+	done
+}
+
+cp /usr/bin/busybox "$root/usr/bin/busybox"
+
+# glibc dlopens libgcc_s for pthread_exit/cancellation; ldd never lists it
+put_elf "$(ls /usr/lib/x86_64-linux-gnu/libgcc_s.so.1)"
+
+grep -v '^#' "$here/programs" | while read -r prog; do
+	[ -n "$prog" ] || continue
+	path=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$prog") ||
+		{ echo "mkinitramfs: $prog not installed (run make setup)" >&2; exit 1; }
+	put_elf "$path" "/usr/bin/$prog"
+done
+
+# libibverbs providers the VM uses, and their driver entries
+for drv in rxe; do
+	put "/etc/libibverbs.d/$drv.driver"
+	put_elf "/usr/lib/x86_64-linux-gnu/libibverbs/lib$drv-rdmav34.so"
+done
+
+# Kernel modules: the closure of what the VM needs, plus ours in extra/
+mods=$root/lib/modules/$kver
+mkdir -p "$mods/extra"
+grep -v '^#' "$here/modules" | while read -r m; do
+	[ -n "$m" ] || continue
+	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do put "$ko"; done
+cp "$module_ko" "$mods/extra/"
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	put "/lib/modules/$kver/$f"
+done
+depmod -b "$root" "$kver"
+
+# The tests and the VM's init
+cp -r "$top/selftests" "$root/mrc/"
+rm -rf "$root/mrc/selftests/vm"
+cp "$here/init" "$root/init"
+chmod +x "$root/init"
+grep -v "^#" "$here/modules" >"$root/etc/mrc-modules"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out"

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Boot Debian's kernel in QEMU with mrc.ko and the selftests, run them (or
+# the demo), and judge the run from the serial log.
+#
+# The run fails on: a failed or missing test result, a missing KTAP plan,
+# any kernel WARN/BUG/Oops/panic/lockup report, or a timeout.
+#
+# Usage: run.sh [--build DIR] [--kdir KDIR] [--tests|--demo|--shell] [--timeout SEC]
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$top/build
+kdir=
+mode=tests
+timeout_s=1500
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$2; shift ;;
+	--kdir) kdir=$2; shift ;;
+	--tests) mode=tests ;;
+	--demo) mode=demo ;;
+	--shell) mode=shell ;;
+	--timeout) timeout_s=$2; shift ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+# The VM boots the kernel whose headers mrc.ko was built against.
+if [ -z "$kdir" ]; then
+	kdir=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1)
+fi
+kver=$(basename "$(dirname "$kdir")")
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || { echo "run.sh: no $kernel (run make setup)" >&2; exit 1; }
+module=$top/drivers/infiniband/sw/mrc/mrc.ko
+[ -r "$module" ] || { echo "run.sh: $module not built (run make)" >&2; exit 1; }
+
+vm=$build/vm
+mkdir -p "$vm"
+log=$vm/serial-$mode.log
+initrd=$vm/initramfs.cpio
+
+echo "run.sh: building initramfs for $kver"
+"$here/mkinitramfs.sh" "$kver" "$module" "$initrd"
+
+# KVM when it works: /dev/kvm can exist yet never run a guest (nested
+# sandboxes), so boot the kernel under KVM once and look for its banner.
+# The answer is cached per build dir; MRC_VM_ACCEL=kvm|tcg overrides.
+kvm_works() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	timeout -k 2 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 -nographic \
+		-no-reboot -nic none -kernel "$kernel" \
+		-append "console=ttyS0 panic=-1 init=/mrc-probe-does-not-exist" \
+		</dev/null 2>/dev/null | grep -q -m1 'Linux version'
+}
+accel_choice=${MRC_VM_ACCEL:-}
+if [ -z "$accel_choice" ]; then
+	if [ ! -s "$vm/accel" ]; then
+		if kvm_works; then echo kvm; else echo tcg; fi >"$vm/accel"
+	fi
+	accel_choice=$(cat "$vm/accel")
+fi
+if [ "$accel_choice" = kvm ]; then
+	accel=(-accel kvm -cpu host)
+else
+	accel=(-accel tcg,thread=multi)
+fi
+
+# Every warning is fatal: a WARN panics, a panic powers the VM off.
+cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
+cmdline+=" hung_task_panic=1 nmi_watchdog=panic loglevel=6 mrc_vm=$mode"
+
+echo "run.sh: booting ${accel[1]} VM, log in $log"
+# QEMU writes the serial log; we follow it live, and stop the VM early when
+# the kernel reports a leaked netdev reference (it would wait forever).
+: >"$log"
+qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2048 -nographic -no-reboot \
+	-nic none -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	</dev/null >"$log" 2>&1 &
+qemu_pid=$!
+tail -n +1 -f --pid=$qemu_pid "$log" &
+tail_pid=$!
+trap 'kill $qemu_pid $tail_pid 2>/dev/null' EXIT
+
+timed_out=0 leaked=0
+deadline=$((SECONDS + timeout_s))
+while kill -0 $qemu_pid 2>/dev/null; do
+	if [ $SECONDS -ge $deadline ]; then
+		timed_out=1
+		kill $qemu_pid
+		break
+	fi
+	if grep -q 'waiting for .* to become free' "$log"; then
+		leaked=1
+		sleep 15	# let the kernel print who holds it, then stop
+		kill $qemu_pid
+		break
+	fi
+	sleep 2
+done
+wait $qemu_pid 2>/dev/null || true
+wait $tail_pid 2>/dev/null || true
+trap - EXIT
+
+fail=0
+complain() { echo "run.sh: FAIL: $*" >&2; fail=1; }
+
+[ $timed_out -eq 0 ] || complain "timed out after ${timeout_s}s"
+[ $leaked -eq 0 ] || complain "a netdev reference leaked (unregister_netdevice waits)"
+if grep -nE 'Kernel panic|BUG:|WARNING:|Oops|general protection|Call Trace:|UBSAN:|KASAN:|soft lockup|hard LOCKUP|rcu_sched self-detected|blocked for more than|unreferenced object' "$log" >&2; then
+	complain "the kernel reported a problem (lines above)"
+fi
+grep -q '^MRC-VM-EXIT: rc=0' "$log" || complain "the VM did not finish with rc=0"
+
+if [ "$mode" = tests ]; then
+	plan=$(grep -m1 -E '^1\.\.[0-9]+' "$log" | tr -d '\r' || true)
+	[ -n "$plan" ] || complain "no KTAP plan in the log"
+	want=${plan#1..}
+	got=$(grep -cE '^ok [0-9]+ ' "$log" || true)
+	bad=$(grep -cE '^not ok [0-9]+ ' "$log" || true)
+	[ "$bad" -eq 0 ] || complain "$bad test program(s) failed"
+	[ -z "$plan" ] || [ "$got" -eq "$want" ] || complain "$got of $want test programs passed"
+fi
+
+if [ $fail -eq 0 ]; then
+	echo "run.sh: success ($mode)"
+fi
+exit $fail
