@@ -7,6 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #undef pr_fmt
@@ -20,6 +21,12 @@ struct mrc_dev {
 	struct list_head list;		/* in mrc_devs, under mrc_devs_lock */
 	enum ib_port_state port_state;	/* last state reported to ib_core */
 	struct ib_device_attr attr;
+
+	struct xarray qp_xa;		/* QPN -> struct mrc_qp */
+	u32 qp_next;
+	struct xarray mr_xa;		/* key index -> struct mrc_mr (RCU) */
+	u32 mr_next;
+	atomic_t mr_gen;		/* low byte of the next key */
 };
 
 struct mrc_ucontext {

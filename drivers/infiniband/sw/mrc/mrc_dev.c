@@ -113,6 +113,11 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	list_del_init(&mdev->list);
 	spin_unlock(&mrc_devs_lock);
 
+	/* ib_core destroyed every object before calling us */
+	WARN_ON(!xa_empty(&mdev->qp_xa));
+	WARN_ON(!xa_empty(&mdev->mr_xa));
+	xa_destroy(&mdev->qp_xa);
+	xa_destroy(&mdev->mr_xa);
 	netdev_put(mdev->ndev, &mdev->ndev_tracker);
 }
 
@@ -122,11 +127,27 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev)
 
 	addrconf_addr_eui48((u8 *)&attr->sys_image_guid, mdev->ndev->dev_addr);
 	attr->vendor_id = MRC_VENDOR_ID;
-	attr->max_mr_size = U64_MAX;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = MRC_MAX_PD;
 	attr->max_pkeys = MRC_PORT_PKEY_TBL_LEN;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	attr->max_qp = MRC_MAX_QP;
+	attr->max_qp_wr = MRC_MAX_QP_WR;
+	attr->max_send_sge = MRC_MAX_SGE;
+	attr->max_recv_sge = MRC_MAX_SGE;
+	attr->max_sge_rd = MRC_MAX_SGE;
+	attr->max_cq = MRC_MAX_CQ;
+	attr->max_cqe = MRC_MAX_CQE;
+	attr->max_mr = MRC_MAX_MR;
+	attr->max_mr_size = MRC_MAX_MR_SIZE;
+	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_ah = MRC_MAX_AH;
+	attr->max_srq = MRC_MAX_SRQ;
+	attr->max_srq_wr = MRC_MAX_SRQ_WR;
+	attr->max_srq_sge = MRC_MAX_SGE;
 }
 
 /*
@@ -175,6 +196,8 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	/* ops first: from here every exit path runs mrc_dev_dealloc */
 	ib_set_device_ops(&mdev->ib_dev, &mrc_dev_ops);
 	INIT_LIST_HEAD(&mdev->list);
+	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	mdev->port_state = mrc_port_state(mdev);
@@ -191,6 +214,9 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	mdev->ib_dev.phys_port_cnt = 1;
 	mdev->ib_dev.num_comp_vectors = num_possible_cpus();
 	mdev->ib_dev.node_guid = mdev->attr.sys_image_guid;
+	/* the provider's SQ doorbell and CQ arming are these two commands */
+	mdev->ib_dev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+					BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
 	err = ib_device_set_netdev(&mdev->ib_dev, ndev, 1);
 	if (err)

@@ -21,6 +21,26 @@
 
 #define MRC_MAX_PD		(1 << 16)
 #define MRC_MAX_UCONTEXT	512
+#define MRC_MAX_AH		(1 << 16)
+
+/* QPNs 0 and 1 are special in IB; keep a few more out of the way. */
+#define MRC_MIN_QPN		16
+#define MRC_MAX_QPN		0xffffff
+#define MRC_MAX_QP		(1 << 16)
+#define MRC_MAX_QP_WR		(1 << 14)
+#define MRC_MAX_SGE		32
+#define MRC_MAX_INLINE_DATA	512
+#define MRC_MAX_RD_ATOMIC	128
+
+#define MRC_MAX_CQ		(1 << 16)
+#define MRC_MAX_CQE		((1 << 16) - 1)
+
+#define MRC_MAX_SRQ		(1 << 12)
+#define MRC_MAX_SRQ_WR		(1 << 14)
+
+/* MR key index is 24 bits (see mrc_mr.h) */
+#define MRC_MAX_MR		((1 << 24) - 1)
+#define MRC_MAX_MR_SIZE		(1ULL << 40)
 
 /* IEEE OUI is unassigned for a software device; 0 like other soft RDMA */
 #define MRC_VENDOR_ID		0

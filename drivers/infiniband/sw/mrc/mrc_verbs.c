@@ -8,7 +8,12 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_av.h"
+#include "mrc_cq.h"
+#include "mrc_mr.h"
 #include "mrc_param.h"
+#include "mrc_qp.h"
+#include "mrc_srq.h"
 
 static int mrc_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr,
@@ -95,7 +100,13 @@ static int mrc_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
  */
 static int mrc_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
 {
-	return 0;
+	struct mrc_alloc_ucontext_resp resp = {
+		.max_inline_data = MRC_MAX_INLINE_DATA,
+	};
+
+	if (udata->outlen < sizeof(resp))
+		return udata->outlen ? -EINVAL : 0;
+	return ib_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
 static void mrc_dealloc_ucontext(struct ib_ucontext *uctx)
@@ -126,9 +137,44 @@ const struct ib_device_ops mrc_dev_ops = {
 
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.mmap = mrc_mmap,
+	.mmap_free = mrc_mmap_free,
+
 	.alloc_pd = mrc_alloc_pd,
 	.dealloc_pd = mrc_dealloc_pd,
 
-	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
+	.create_ah = mrc_create_ah,
+	.create_user_ah = mrc_create_ah,
+	.query_ah = mrc_query_ah,
+	.destroy_ah = mrc_destroy_ah,
+
+	.reg_user_mr = mrc_reg_user_mr,
+	.get_dma_mr = mrc_get_dma_mr,
+	.dereg_mr = mrc_dereg_mr,
+
+	.create_cq = mrc_create_cq,
+	.destroy_cq = mrc_destroy_cq,
+	.resize_cq = mrc_resize_cq,
+	.poll_cq = mrc_poll_cq,
+	.req_notify_cq = mrc_req_notify_cq,
+
+	.create_srq = mrc_create_srq,
+	.modify_srq = mrc_modify_srq,
+	.query_srq = mrc_query_srq,
+	.destroy_srq = mrc_destroy_srq,
+	.post_srq_recv = mrc_post_srq_recv,
+
+	.create_qp = mrc_create_qp,
+	.modify_qp = mrc_modify_qp,
+	.query_qp = mrc_query_qp,
+	.destroy_qp = mrc_destroy_qp,
+	.post_send = mrc_post_send,
+	.post_recv = mrc_post_recv,
+
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
+	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),
+	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
 };

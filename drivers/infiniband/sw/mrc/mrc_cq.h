@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mrc_cq.h - completion queues: a ring of struct mrc_cqe that the kernel
+ * produces and the provider (or a kernel consumer) polls.
+ */
+#ifndef MRC_CQ_H
+#define MRC_CQ_H
+
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc_queue.h"
+
+struct mrc_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;		/* producer side and notify state */
+	struct mrc_queue q;
+	u8 notify;			/* 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED */
+	bool overflowed;
+};
+
+static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mrc_cq, ibcq);
+}
+
+int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata);
+int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+
+int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe, bool solicited);
+
+#endif /* MRC_CQ_H */

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_qp.c - RC queue pairs: creation, the modify_qp state machine, query,
+ * destruction, and flushing work requests when a QP enters the error state.
+ */
+#include <linux/log2.h>
+
+#include "mrc.h"
+#include "mrc_cq.h"
+#include "mrc_param.h"
+#include "mrc_qp.h"
+#include "mrc_srq.h"
+
+static const char *const mrc_qp_state_names[] = {
+	[IB_QPS_RESET] = "RESET",
+	[IB_QPS_INIT] = "INIT",
+	[IB_QPS_RTR] = "RTR",
+	[IB_QPS_RTS] = "RTS",
+	[IB_QPS_SQD] = "SQD",
+	[IB_QPS_SQE] = "SQE",
+	[IB_QPS_ERR] = "ERR",
+};
+
+const char *mrc_qp_state_name(enum ib_qp_state state)
+{
+	if ((unsigned int)state >= ARRAY_SIZE(mrc_qp_state_names))
+		return "?";
+	return mrc_qp_state_names[state];
+}
+
+struct ib_qp *mrc_qp_lookup_ib(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_qp *qp = xa_load(&mdev->qp_xa, qpn);
+
+	return qp ? &qp->ibqp : NULL;
+}
+
+static u32 mrc_send_slot_size(u32 max_sge, u32 max_inline)
+{
+	u32 body = max_t(u32, max_sge * sizeof(struct mrc_sge), max_inline);
+
+	return MRC_SEND_WQE_HDR_SIZE + ALIGN(body, 64);
+}
+
+static u32 mrc_recv_slot_size(u32 max_sge)
+{
+	return MRC_RECV_WQE_HDR_SIZE + max_sge * sizeof(struct mrc_sge);
+}
+
+static int mrc_qp_check_init(struct mrc_dev *mdev, struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+
+	if (init->qp_type != IB_QPT_RC) {
+		ibdev_dbg(&mdev->ib_dev, "only RC QPs are supported\n");
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags)
+		return -EOPNOTSUPP;
+	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
+	    cap->max_send_sge > MRC_MAX_SGE ||
+	    cap->max_inline_data > MRC_MAX_INLINE_DATA)
+		return -EINVAL;
+	if (!init->srq && (!cap->max_recv_wr ||
+			   cap->max_recv_wr > MRC_MAX_QP_WR ||
+			   cap->max_recv_sge > MRC_MAX_SGE))
+		return -EINVAL;
+	return 0;
+}
+
+/* Optional driver input: a QP names its EV profile (multipath, later). */
+static int mrc_qp_check_cmd(struct ib_udata *udata)
+{
+	struct mrc_create_qp_cmd cmd = {};
+	int err;
+
+	if (!udata || !udata->inlen)
+		return 0;
+	if (udata->inlen < sizeof(cmd))
+		return -EINVAL;
+	err = ib_copy_from_udata(&cmd, udata, sizeof(cmd));
+	if (err)
+		return err;
+	if (cmd.flags || cmd.ev_profile_id)
+		return -EINVAL;	/* no flags or EV profiles defined yet */
+	return 0;
+}
+
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibqp->device);
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_create_qp_resp resp = {};
+	struct ib_qp_cap *cap = &init->cap;
+	u32 qpn, send_sge, recv_sge;
+	int err;
+
+	err = mrc_qp_check_init(mdev, init);
+	if (!err)
+		err = mrc_qp_check_cmd(udata);
+	if (err)
+		return err;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	mutex_init(&qp->modify_lock);
+	spin_lock_init(&qp->state_lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	qp->state = IB_QPS_RESET;
+	qp->scq = to_mcq(init->send_cq);
+	qp->rcq = to_mcq(init->recv_cq);
+	qp->srq = init->srq ? to_msrq(init->srq) : NULL;
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+
+	/* at least one SGE per slot, and report what the slot really holds */
+	send_sge = max_t(u32, cap->max_send_sge, 1);
+	err = mrc_queue_init(&qp->sq, udata, cap->max_send_wr,
+			     mrc_send_slot_size(send_sge, cap->max_inline_data));
+	if (err)
+		return err;
+	qp->max_inline = qp->sq.slot_size - MRC_SEND_WQE_HDR_SIZE;
+	qp->max_send_sge = min_t(u32, qp->max_inline / sizeof(struct mrc_sge),
+				 MRC_MAX_SGE);
+
+	if (!qp->srq) {
+		recv_sge = max_t(u32, cap->max_recv_sge, 1);
+		err = mrc_queue_init(&qp->rq, udata, cap->max_recv_wr,
+				     mrc_recv_slot_size(recv_sge));
+		if (err)
+			goto err_sq;
+		qp->max_recv_sge = recv_sge;
+	}
+
+	err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
+			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
+			      &mdev->qp_next, GFP_KERNEL);
+	if (err < 0)
+		goto err_rq;
+	ibqp->qp_num = qpn;
+
+	cap->max_send_wr = qp->sq.num_slots;
+	cap->max_send_sge = qp->max_send_sge;
+	cap->max_inline_data = qp->max_inline;
+	if (!qp->srq) {
+		cap->max_recv_wr = qp->rq.num_slots;
+		cap->max_recv_sge = qp->max_recv_sge;
+	}
+
+	if (udata) {
+		mrc_queue_fill_info(&qp->sq, &resp.sq);
+		if (!qp->srq)
+			mrc_queue_fill_info(&qp->rq, &resp.rq);
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_xa;
+	}
+	return 0;
+
+err_xa:
+	xa_erase(&mdev->qp_xa, qpn);
+err_rq:
+	if (!qp->srq)
+		mrc_queue_destroy(&qp->rq);
+err_sq:
+	mrc_queue_destroy(&qp->sq);
+	return err < 0 ? err : -ENOMEM;
+}
+
+/* The ibv_wc opcode a send WQE completes with. */
+static u32 mrc_send_wc_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_UVERBS_WR_RDMA_WRITE:
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
+		return IB_UVERBS_WC_RDMA_WRITE;
+	case IB_UVERBS_WR_RDMA_READ:
+		return IB_UVERBS_WC_RDMA_READ;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
+		return IB_UVERBS_WC_COMP_SWAP;
+	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_UVERBS_WC_FETCH_ADD;
+	default:
+		return IB_UVERBS_WC_SEND;
+	}
+}
+
+static void mrc_flush_cqe(struct mrc_qp *qp, u64 wr_id, u32 opcode,
+			  struct mrc_cq *cq)
+{
+	struct mrc_cqe cqe = {
+		.wr_id = wr_id,
+		.status = IB_WC_WR_FLUSH_ERR,
+		.opcode = opcode,
+		.qp_num = qp->ibqp.qp_num,
+	};
+
+	mrc_cq_post(cq, &cqe, false);
+}
+
+/*
+ * Complete every posted send WQE with WR_FLUSH_ERR. Userspace's producer
+ * index is untrusted: a value that claims more than a ring of work is
+ * treated as an empty ring (it can only come from a broken provider).
+ */
+static void mrc_qp_flush_sq(struct mrc_qp *qp)
+{
+	u32 prod, cons;
+	int n;
+
+	spin_lock_bh(&qp->sq_lock);
+	prod = mrc_queue_load_prod(&qp->sq);
+	cons = *mrc_queue_cons_ptr(&qp->sq);
+	n = mrc_queue_count(&qp->sq, prod, cons);
+	for (; n > 0; n--, cons++) {
+		const struct mrc_send_wqe *wqe = mrc_queue_slot(&qp->sq, cons);
+
+		mrc_flush_cqe(qp, READ_ONCE(wqe->wr_id),
+			      mrc_send_wc_opcode(READ_ONCE(wqe->opcode)),
+			      qp->scq);
+	}
+	mrc_queue_store_cons(&qp->sq, cons);
+	spin_unlock_bh(&qp->sq_lock);
+}
+
+static void mrc_qp_flush_rq(struct mrc_qp *qp)
+{
+	u32 prod, cons;
+	int n;
+
+	if (qp->srq)
+		return;		/* shared receives belong to no single QP */
+
+	spin_lock_bh(&qp->rq_lock);
+	prod = mrc_queue_load_prod(&qp->rq);
+	cons = *mrc_queue_cons_ptr(&qp->rq);
+	n = mrc_queue_count(&qp->rq, prod, cons);
+	for (; n > 0; n--, cons++) {
+		const struct mrc_recv_wqe *wqe = mrc_queue_slot(&qp->rq, cons);
+
+		mrc_flush_cqe(qp, READ_ONCE(wqe->wr_id), IB_WC_RECV, qp->rcq);
+	}
+	mrc_queue_store_cons(&qp->rq, cons);
+	spin_unlock_bh(&qp->rq_lock);
+}
+
+/* Drop posted work without completions (the move to RESET). */
+static void mrc_qp_discard(struct mrc_qp *qp)
+{
+	spin_lock_bh(&qp->sq_lock);
+	mrc_queue_store_cons(&qp->sq, mrc_queue_load_prod(&qp->sq));
+	spin_unlock_bh(&qp->sq_lock);
+	if (!qp->srq) {
+		spin_lock_bh(&qp->rq_lock);
+		mrc_queue_store_cons(&qp->rq, mrc_queue_load_prod(&qp->rq));
+		spin_unlock_bh(&qp->rq_lock);
+	}
+}
+
+static enum ib_qp_state mrc_qp_get_state(struct mrc_qp *qp)
+{
+	enum ib_qp_state state;
+
+	spin_lock_bh(&qp->state_lock);
+	state = qp->state;
+	spin_unlock_bh(&qp->state_lock);
+	return state;
+}
+
+static void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state new,
+			     bool notify_sq_drained)
+{
+	enum ib_qp_state old;
+
+	spin_lock_bh(&qp->state_lock);
+	old = qp->state;
+	qp->state = new;
+	spin_unlock_bh(&qp->state_lock);
+
+	ibdev_dbg(qp->ibqp.device, "qp %u: %s -> %s\n", qp->ibqp.qp_num,
+		  mrc_qp_state_name(old), mrc_qp_state_name(new));
+
+	switch (new) {
+	case IB_QPS_RESET:
+		mrc_qp_discard(qp);
+		break;
+	case IB_QPS_ERR:
+		mrc_qp_flush_sq(qp);
+		mrc_qp_flush_rq(qp);
+		break;
+	case IB_QPS_SQD:
+		/* nothing is in flight once the requester has stopped */
+		if (notify_sq_drained)
+			mrc_qp_event(qp, IB_EVENT_SQ_DRAINED);
+		break;
+	default:
+		break;
+	}
+}
+
+static int mrc_qp_check_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
+			     int mask, struct mrc_av *av)
+{
+	int err;
+
+	if (mask & (IB_QP_ALT_PATH | IB_QP_CAP))
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) &&
+	    attr->pkey_index >= MRC_PORT_PKEY_TBL_LEN)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > MRC_MAX_QPN)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |
+				       IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC)))
+		return -EINVAL;
+	if (mask & IB_QP_AV) {
+		err = mrc_av_from_ah_attr(av, &attr->ah_attr);
+		if (err) {
+			ibdev_dbg(qp->ibqp.device,
+				  "qp %u: unusable address vector\n",
+				  qp->ibqp.qp_num);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Keep what was set, for query_qp and the data path. */
+static void mrc_qp_save_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
+			     int mask, const struct mrc_av *av)
+{
+	struct ib_qp_attr *a = &qp->attr;
+
+	if (mask & IB_QP_PKEY_INDEX)
+		a->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_PORT)
+		a->port_num = attr->port_num;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		a->qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_AV) {
+		qp->av = *av;
+		qp->dgid = rdma_ah_read_grh(&attr->ah_attr)->dgid;
+	}
+	if (mask & IB_QP_PATH_MTU)
+		a->path_mtu = attr->path_mtu;
+	if (mask & IB_QP_TIMEOUT)
+		a->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		a->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		a->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		a->rq_psn = attr->rq_psn & 0xffffff;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		a->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_SQ_PSN)
+		a->sq_psn = attr->sq_psn & 0xffffff;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_PATH_MIG_STATE)
+		a->path_mig_state = attr->path_mig_state;
+	if (mask & IB_QP_DEST_QPN)
+		a->dest_qp_num = attr->dest_qp_num;
+}
+
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	enum ib_qp_state cur, new;
+	struct mrc_av av;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+
+	mutex_lock(&qp->modify_lock);
+	/* our own state is the truth; IB_QP_CUR_STATE is only validated as
+	 * part of the mask by ib_modify_qp_is_ok */
+	cur = mrc_qp_get_state(qp);
+	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
+		ibdev_dbg(ibqp->device, "qp %u: bad transition %s -> %s (mask %#x)\n",
+			  ibqp->qp_num, mrc_qp_state_name(cur),
+			  mrc_qp_state_name(new), mask);
+		err = -EINVAL;
+		goto out;
+	}
+	err = mrc_qp_check_attr(qp, attr, mask, &av);
+	if (err)
+		goto out;
+
+	mrc_qp_save_attr(qp, attr, mask, &av);
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		qp->attr.en_sqd_async_notify = attr->en_sqd_async_notify;
+	if (mask & IB_QP_STATE)
+		mrc_qp_set_state(qp, new, qp->attr.en_sqd_async_notify);
+out:
+	mutex_unlock(&qp->modify_lock);
+	return err;
+}
+
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	mutex_lock(&qp->modify_lock);
+	*attr = qp->attr;
+	attr->qp_state = mrc_qp_get_state(qp);
+	attr->cur_qp_state = attr->qp_state;
+	attr->sq_draining = 0;
+	attr->cap.max_send_wr = qp->sq.num_slots;
+	attr->cap.max_send_sge = qp->max_send_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	if (!qp->srq) {
+		attr->cap.max_recv_wr = qp->rq.num_slots;
+		attr->cap.max_recv_sge = qp->max_recv_sge;
+	}
+	mrc_av_to_ah_attr(&qp->av, &qp->dgid, &attr->ah_attr);
+	mutex_unlock(&qp->modify_lock);
+
+	memset(init, 0, sizeof(*init));
+	init->qp_type = IB_QPT_RC;
+	init->send_cq = &qp->scq->ibcq;
+	init->recv_cq = &qp->rcq->ibcq;
+	init->srq = qp->srq ? &qp->srq->ibsrq : NULL;
+	init->cap = attr->cap;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibqp->device);
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	spin_lock_bh(&qp->state_lock);
+	qp->state = IB_QPS_ERR;		/* the data path stops touching it */
+	spin_unlock_bh(&qp->state_lock);
+	xa_erase(&mdev->qp_xa, ibqp->qp_num);
+
+	if (!qp->srq)
+		mrc_queue_destroy(&qp->rq);
+	mrc_queue_destroy(&qp->sq);
+	mutex_destroy(&qp->modify_lock);
+	return 0;
+}
+
+/*
+ * A user QP rings its doorbell by posting an empty list. Kernel consumers
+ * (a later issue) would post real WRs here.
+ */
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	if (wr) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+
+	switch (mrc_qp_get_state(qp)) {
+	case IB_QPS_ERR:
+		mrc_qp_flush_sq(qp);	/* WRs posted in ERR complete flushed */
+		return 0;
+	case IB_QPS_RESET:
+	case IB_QPS_INIT:
+	case IB_QPS_RTR:
+		return -EINVAL;
+	default:
+		return -EOPNOTSUPP;	/* the requester lands next */
+	}
+}
+
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	int err = 0;
+
+	if (qp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+
+	spin_lock_bh(&qp->rq_lock);
+	for (; wr; wr = wr->next) {
+		err = mrc_queue_put_recv(&qp->rq, qp->max_recv_sge, wr);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&qp->rq_lock);
+	if (err)
+		*bad_wr = wr;
+	else if (mrc_qp_get_state(qp) == IB_QPS_ERR)
+		mrc_qp_flush_rq(qp);
+	return err;
+}

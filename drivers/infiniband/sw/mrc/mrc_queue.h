@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mrc_queue.h - rings shared with userspace (CQ, SQ, RQ, SRQ).
+ *
+ * The layout is the ABI in <rdma/mrc-abi.h>. A ring's memory is vmalloc'd
+ * and mapped into the process through an rdma_user_mmap_entry, which owns
+ * the memory: destroying the object only removes the entry, and the memory
+ * goes when the last mapping of it does. Kernel consumers get the same ring
+ * without a mapping.
+ */
+#ifndef MRC_QUEUE_H
+#define MRC_QUEUE_H
+
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/mrc-abi.h>
+
+struct mrc_mmap_entry {
+	struct rdma_user_mmap_entry rdma_entry;
+	void *buf;
+	size_t size;
+};
+
+struct mrc_queue {
+	void *buf;
+	struct mrc_mmap_entry *mmap;	/* NULL for a kernel consumer's ring */
+	u32 num_slots;			/* power of two */
+	u32 slot_size;
+};
+
+int mrc_queue_init(struct mrc_queue *q, struct ib_udata *udata,
+		   u32 min_slots, u32 slot_size);
+void mrc_queue_fill_info(const struct mrc_queue *q, struct mrc_ring_info *info);
+void mrc_queue_destroy(struct mrc_queue *q);
+int mrc_queue_put_recv(struct mrc_queue *q, u32 max_sge,
+		       const struct ib_recv_wr *wr);
+
+int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void mrc_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
+
+static inline u32 *mrc_queue_prod_ptr(const struct mrc_queue *q)
+{
+	return q->buf + MRC_RING_PROD_OFFSET;
+}
+
+static inline u32 *mrc_queue_cons_ptr(const struct mrc_queue *q)
+{
+	return q->buf + MRC_RING_CONS_OFFSET;
+}
+
+static inline void *mrc_queue_slot(const struct mrc_queue *q, u32 index)
+{
+	return q->buf + MRC_RING_SLOTS_OFFSET +
+	       (size_t)(index & (q->num_slots - 1)) * q->slot_size;
+}
+
+/*
+ * The index written by the other side. For rings that userspace produces
+ * the value is untrusted: callers check it with mrc_queue_count().
+ */
+static inline u32 mrc_queue_load_prod(const struct mrc_queue *q)
+{
+	return smp_load_acquire(mrc_queue_prod_ptr(q));
+}
+
+static inline u32 mrc_queue_load_cons(const struct mrc_queue *q)
+{
+	return smp_load_acquire(mrc_queue_cons_ptr(q));
+}
+
+static inline void mrc_queue_store_prod(struct mrc_queue *q, u32 v)
+{
+	smp_store_release(mrc_queue_prod_ptr(q), v);
+}
+
+static inline void mrc_queue_store_cons(struct mrc_queue *q, u32 v)
+{
+	smp_store_release(mrc_queue_cons_ptr(q), v);
+}
+
+/* Slots in use between @cons and @prod, or -EPROTO if userspace lied. */
+static inline int mrc_queue_count(const struct mrc_queue *q, u32 prod, u32 cons)
+{
+	u32 n = prod - cons;
+
+	return n <= q->num_slots ? (int)n : -EPROTO;
+}
+
+#endif /* MRC_QUEUE_H */
