@@ -87,6 +87,7 @@ cleanup_world() {
 		[ -e "$n" ] && ip link del "${n##*/}" 2>/dev/null
 	done
 	for n in $(ip netns list 2>/dev/null | awk '/^mst/ { print $1 }'); do
+		ip netns pids "$n" | xargs -r kill -9 2>/dev/null
 		ip netns del "$n"
 	done
 	return 0

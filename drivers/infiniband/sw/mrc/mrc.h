@@ -10,6 +10,8 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+struct mrc_stats;
+
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +23,12 @@ struct mrc_dev {
 	struct list_head list;		/* in mrc_devs, under mrc_devs_lock */
 	enum ib_port_state port_state;	/* last state reported to ib_core */
 	struct ib_device_attr attr;
+
+	/* UDP sockets of the netdev's namespace (mrc_net.c) */
+	struct net *net;		/* NULL once detached */
+	struct sock __rcu *sk4;
+	struct sock __rcu *sk6;
+	struct mrc_stats __percpu *stats;
 
 	struct xarray qp_xa;		/* QPN -> struct mrc_qp */
 	u32 qp_next;
@@ -45,6 +53,8 @@ static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
 /* mrc_dev.c: device lifetime */
 int mrc_dev_add(const char *ibdev_name, struct net_device *ndev);
 struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev);
+struct mrc_dev *mrc_dev_lookup_rcu(const struct net_device *ndev);
+void mrc_dev_for_each(void (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
 void mrc_dev_put(struct mrc_dev *mdev);
 void mrc_dev_remove_all(void);
 void mrc_dev_dealloc(struct ib_device *ibdev);

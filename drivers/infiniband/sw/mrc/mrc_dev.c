@@ -14,13 +14,17 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_net.h"
 #include "mrc_param.h"
+#include "mrc_stats.h"
 
 /*
  * All mrc devices. Creation inserts before registering so that a second
  * `rdma link add` on the same netdev is refused; dealloc removes. A
  * spinlock (not a mutex held across registration) because registration
  * takes RTNL inside ib_core while our netdev notifier runs under RTNL.
+ * The packet receive path walks the list under RCU: ib_core frees a
+ * device with kfree_rcu.
  */
 static LIST_HEAD(mrc_devs);
 static DEFINE_SPINLOCK(mrc_devs_lock);
@@ -86,6 +90,28 @@ void mrc_dev_put(struct mrc_dev *mdev)
 	ib_device_put(&mdev->ib_dev);
 }
 
+/* The device on @ndev for the receive path, under rcu_read_lock(). */
+struct mrc_dev *mrc_dev_lookup_rcu(const struct net_device *ndev)
+{
+	struct mrc_dev *mdev;
+
+	list_for_each_entry_rcu(mdev, &mrc_devs, list)
+		if (mdev->ndev == ndev)
+			return mdev;
+	return NULL;
+}
+
+/* Call @fn on every device, under the list lock: @fn must not sleep. */
+void mrc_dev_for_each(void (*fn)(struct mrc_dev *mdev, void *arg), void *arg)
+{
+	struct mrc_dev *mdev;
+
+	spin_lock(&mrc_devs_lock);
+	list_for_each_entry(mdev, &mrc_devs, list)
+		fn(mdev, arg);
+	spin_unlock(&mrc_devs_lock);
+}
+
 /* Insert @mdev unless its netdev already carries an mrc device. */
 static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
 {
@@ -100,7 +126,7 @@ static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
 		}
 	}
 	if (!err)
-		list_add_tail(&mdev->list, &mrc_devs);
+		list_add_tail_rcu(&mdev->list, &mrc_devs);
 	spin_unlock(&mrc_devs_lock);
 	return err;
 }
@@ -110,8 +136,13 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	struct mrc_dev *mdev = to_mdev(ibdev);
 
 	spin_lock(&mrc_devs_lock);
-	list_del_init(&mdev->list);
+	if (!list_empty(&mdev->list))
+		list_del_rcu(&mdev->list);
 	spin_unlock(&mrc_devs_lock);
+
+	/* the netdev is still registered, or the notifier detached already */
+	mrc_net_detach(mdev);
+	mrc_stats_free(mdev);
 
 	/* ib_core destroyed every object before calling us */
 	WARN_ON(!xa_empty(&mdev->qp_xa));
@@ -208,6 +239,11 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 		pr_err("%s already has an mrc device\n", ndev->name);
 		goto err_dealloc;
 	}
+	err = mrc_stats_init(mdev);
+	if (!err)
+		err = mrc_net_attach(mdev);
+	if (err)
+		goto err_dealloc;
 
 	strscpy(mdev->ib_dev.node_desc, "mrc", sizeof(mdev->ib_dev.node_desc));
 	mdev->ib_dev.node_type = RDMA_NODE_IB_CA;

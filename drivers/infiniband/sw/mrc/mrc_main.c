@@ -8,6 +8,8 @@
 #include <rdma/rdma_netlink.h>
 
 #include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_qp.h"
 
 static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 {
@@ -31,6 +33,8 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	switch (event) {
 	case NETDEV_UNREGISTER:
+		/* the namespace may be dying: let go of its sockets now */
+		mrc_net_detach(mdev);
 		/* not inline: unregistration takes RTNL, which we hold */
 		ib_unregister_device_queued(&mdev->ib_dev);
 		break;
@@ -51,13 +55,27 @@ static struct notifier_block mrc_netdev_notifier = {
 	.notifier_call = mrc_netdev_event,
 };
 
+/* Per-QP requester and READ-responder work (see mrc_req.c). */
+struct workqueue_struct *mrc_wq;
+
 static int __init mrc_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&mrc_netdev_notifier);
-	if (err)
+	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	if (!mrc_wq)
+		return -ENOMEM;
+	err = mrc_net_init();
+	if (err) {
+		destroy_workqueue(mrc_wq);
 		return err;
+	}
+	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	if (err) {
+		mrc_net_exit();
+		destroy_workqueue(mrc_wq);
+		return err;
+	}
 
 	rdma_link_register(&mrc_link_ops);
 	pr_info("loaded\n");
@@ -70,6 +88,8 @@ static void __exit mrc_exit(void)
 	rdma_link_unregister(&mrc_link_ops);
 	mrc_dev_remove_all();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	mrc_net_exit();
+	destroy_workqueue(mrc_wq);
 	pr_info("unloaded\n");
 }
 

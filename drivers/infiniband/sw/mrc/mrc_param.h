@@ -38,6 +38,15 @@
 #define MRC_MAX_SRQ		(1 << 12)
 #define MRC_MAX_SRQ_WR		(1 << 14)
 
+/*
+ * The PSN window (the OCP "MPR") both directions of a QP use: packets in
+ * flight per QP, and out-of-order PSNs the responder tracks.
+ */
+#define MRC_DEFAULT_WINDOW	1024
+
+/* local ACK timeout used when a QP asks for "infinite" (0): 67 ms */
+#define MRC_DEFAULT_TIMEOUT	14
+
 /* MR key index is 24 bits (see mrc_mr.h) */
 #define MRC_MAX_MR		((1 << 24) - 1)
 #define MRC_MAX_MR_SIZE		(1ULL << 40)

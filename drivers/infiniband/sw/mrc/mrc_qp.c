@@ -10,6 +10,7 @@
 #include "mrc_param.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
+#include "mrc_stats.h"
 
 static const char *const mrc_qp_state_names[] = {
 	[IB_QPS_RESET] = "RESET",
@@ -33,6 +34,63 @@ struct ib_qp *mrc_qp_lookup_ib(struct mrc_dev *mdev, u32 qpn)
 	struct mrc_qp *qp = xa_load(&mdev->qp_xa, qpn);
 
 	return qp ? &qp->ibqp : NULL;
+}
+
+static void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* The receive path's reference: destroy waits until it is dropped. */
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&mdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->refs))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void mrc_qp_put(struct mrc_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refs))
+		complete(&qp->released);
+}
+
+enum ib_qp_state mrc_qp_state(struct mrc_qp *qp)
+{
+	return READ_ONCE(qp->state);
+}
+
+/*
+ * The data path found a fatal error: enter ERR from any context. The
+ * requester's work item flushes both queues (it may not run here: we can
+ * be inside the responder's or completer's lock).
+ */
+void mrc_qp_error(struct mrc_qp *qp)
+{
+	unsigned long flags;
+	bool was;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	was = qp->state == IB_QPS_ERR;
+	WRITE_ONCE(qp->state, IB_QPS_ERR);
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (!was) {
+		mrc_stats_inc(to_mdev(qp->ibqp.device), MRC_CNT_QP_ERRORS);
+		mrc_qp_event(qp, IB_EVENT_QP_FATAL);
+	}
+	mrc_req_kick(qp);
 }
 
 static u32 mrc_send_slot_size(u32 max_sge, u32 max_inline)
@@ -106,9 +164,11 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	mutex_init(&qp->modify_lock);
 	spin_lock_init(&qp->state_lock);
-	spin_lock_init(&qp->sq_lock);
-	spin_lock_init(&qp->rq_lock);
+	refcount_set(&qp->refs, 1);
+	init_completion(&qp->released);
 	qp->state = IB_QPS_RESET;
+	qp->window = MRC_DEFAULT_WINDOW;
+	qp->mtu = 1024;
 	qp->scq = to_mcq(init->send_cq);
 	qp->rcq = to_mcq(init->recv_cq);
 	qp->srq = init->srq ? to_msrq(init->srq) : NULL;
@@ -133,11 +193,18 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		qp->max_recv_sge = recv_sge;
 	}
 
+	err = mrc_req_init(qp);
+	if (err)
+		goto err_rq;
+	err = mrc_resp_init(qp);
+	if (err)
+		goto err_req;
+
 	err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
 			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
 			      &mdev->qp_next, GFP_KERNEL);
 	if (err < 0)
-		goto err_rq;
+		goto err_resp;
 	ibqp->qp_num = qpn;
 
 	cap->max_send_wr = qp->sq.num_slots;
@@ -160,6 +227,10 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_xa:
 	xa_erase(&mdev->qp_xa, qpn);
+err_resp:
+	mrc_resp_free(qp);
+err_req:
+	mrc_req_free(qp);
 err_rq:
 	if (!qp->srq)
 		mrc_queue_destroy(&qp->rq);
@@ -168,138 +239,36 @@ err_sq:
 	return err < 0 ? err : -ENOMEM;
 }
 
-/* The ibv_wc opcode a send WQE completes with. */
-static u32 mrc_send_wc_opcode(u32 wr_opcode)
-{
-	switch (wr_opcode) {
-	case IB_UVERBS_WR_RDMA_WRITE:
-	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
-		return IB_UVERBS_WC_RDMA_WRITE;
-	case IB_UVERBS_WR_RDMA_READ:
-		return IB_UVERBS_WC_RDMA_READ;
-	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
-		return IB_UVERBS_WC_COMP_SWAP;
-	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
-		return IB_UVERBS_WC_FETCH_ADD;
-	default:
-		return IB_UVERBS_WC_SEND;
-	}
-}
-
-static void mrc_flush_cqe(struct mrc_qp *qp, u64 wr_id, u32 opcode,
-			  struct mrc_cq *cq)
-{
-	struct mrc_cqe cqe = {
-		.wr_id = wr_id,
-		.status = IB_WC_WR_FLUSH_ERR,
-		.opcode = opcode,
-		.qp_num = qp->ibqp.qp_num,
-	};
-
-	mrc_cq_post(cq, &cqe, false);
-}
-
-/*
- * Complete every posted send WQE with WR_FLUSH_ERR. Userspace's producer
- * index is untrusted: a value that claims more than a ring of work is
- * treated as an empty ring (it can only come from a broken provider).
- */
-static void mrc_qp_flush_sq(struct mrc_qp *qp)
-{
-	u32 prod, cons;
-	int n;
-
-	spin_lock_bh(&qp->sq_lock);
-	prod = mrc_queue_load_prod(&qp->sq);
-	cons = *mrc_queue_cons_ptr(&qp->sq);
-	n = mrc_queue_count(&qp->sq, prod, cons);
-	for (; n > 0; n--, cons++) {
-		const struct mrc_send_wqe *wqe = mrc_queue_slot(&qp->sq, cons);
-
-		mrc_flush_cqe(qp, READ_ONCE(wqe->wr_id),
-			      mrc_send_wc_opcode(READ_ONCE(wqe->opcode)),
-			      qp->scq);
-	}
-	mrc_queue_store_cons(&qp->sq, cons);
-	spin_unlock_bh(&qp->sq_lock);
-}
-
-static void mrc_qp_flush_rq(struct mrc_qp *qp)
-{
-	u32 prod, cons;
-	int n;
-
-	if (qp->srq)
-		return;		/* shared receives belong to no single QP */
-
-	spin_lock_bh(&qp->rq_lock);
-	prod = mrc_queue_load_prod(&qp->rq);
-	cons = *mrc_queue_cons_ptr(&qp->rq);
-	n = mrc_queue_count(&qp->rq, prod, cons);
-	for (; n > 0; n--, cons++) {
-		const struct mrc_recv_wqe *wqe = mrc_queue_slot(&qp->rq, cons);
-
-		mrc_flush_cqe(qp, READ_ONCE(wqe->wr_id), IB_WC_RECV, qp->rcq);
-	}
-	mrc_queue_store_cons(&qp->rq, cons);
-	spin_unlock_bh(&qp->rq_lock);
-}
-
-/* Drop posted work without completions (the move to RESET). */
-static void mrc_qp_discard(struct mrc_qp *qp)
-{
-	spin_lock_bh(&qp->sq_lock);
-	mrc_queue_store_cons(&qp->sq, mrc_queue_load_prod(&qp->sq));
-	spin_unlock_bh(&qp->sq_lock);
-	if (!qp->srq) {
-		spin_lock_bh(&qp->rq_lock);
-		mrc_queue_store_cons(&qp->rq, mrc_queue_load_prod(&qp->rq));
-		spin_unlock_bh(&qp->rq_lock);
-	}
-}
-
-static enum ib_qp_state mrc_qp_get_state(struct mrc_qp *qp)
-{
-	enum ib_qp_state state;
-
-	spin_lock_bh(&qp->state_lock);
-	state = qp->state;
-	spin_unlock_bh(&qp->state_lock);
-	return state;
-}
-
-static void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type)
-{
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = type,
-	};
-
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-}
-
 static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state new,
 			     bool notify_sq_drained)
 {
 	enum ib_qp_state old;
 
-	spin_lock_bh(&qp->state_lock);
-	old = qp->state;
-	qp->state = new;
-	spin_unlock_bh(&qp->state_lock);
-
+	old = mrc_qp_state(qp);
 	ibdev_dbg(qp->ibqp.device, "qp %u: %s -> %s\n", qp->ibqp.qp_num,
 		  mrc_qp_state_name(old), mrc_qp_state_name(new));
 
+	/* (re)start the halves before the data path can see the new state */
+	if (new == IB_QPS_RTR && old != IB_QPS_RTR)
+		mrc_resp_start(qp);
+	if (new == IB_QPS_RTS && old == IB_QPS_RTR)
+		mrc_req_start(qp);
+
+	spin_lock_irq(&qp->state_lock);
+	WRITE_ONCE(qp->state, new);
+	spin_unlock_irq(&qp->state_lock);
+
 	switch (new) {
 	case IB_QPS_RESET:
-		mrc_qp_discard(qp);
+		mrc_req_discard(qp);
+		mrc_resp_discard(qp);
 		break;
 	case IB_QPS_ERR:
-		mrc_qp_flush_sq(qp);
-		mrc_qp_flush_rq(qp);
+		mrc_req_flush(qp);
+		mrc_resp_flush(qp);
+		break;
+	case IB_QPS_RTS:
+		mrc_req_kick(qp);	/* WQEs may wait from SQD */
 		break;
 	case IB_QPS_SQD:
 		/* nothing is in flight once the requester has stopped */
@@ -398,6 +367,10 @@ static void mrc_qp_save_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 		a->path_mig_state = attr->path_mig_state;
 	if (mask & IB_QP_DEST_QPN)
 		a->dest_qp_num = attr->dest_qp_num;
+	if (mask & (IB_QP_PATH_MTU | IB_QP_STATE))
+		qp->mtu = min(ib_mtu_enum_to_int(a->path_mtu ? a->path_mtu : IB_MTU_1024),
+			      ib_mtu_enum_to_int(mrc_mtu_from_netdev(
+				      READ_ONCE(to_mdev(qp->ibqp.device)->ndev->mtu))));
 }
 
 int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
@@ -414,7 +387,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	mutex_lock(&qp->modify_lock);
 	/* our own state is the truth; IB_QP_CUR_STATE is only validated as
 	 * part of the mask by ib_modify_qp_is_ok */
-	cur = mrc_qp_get_state(qp);
+	cur = mrc_qp_state(qp);
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
 		ibdev_dbg(ibqp->device, "qp %u: bad transition %s -> %s (mask %#x)\n",
@@ -444,7 +417,7 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	mutex_lock(&qp->modify_lock);
 	*attr = qp->attr;
-	attr->qp_state = mrc_qp_get_state(qp);
+	attr->qp_state = mrc_qp_state(qp);
 	attr->cur_qp_state = attr->qp_state;
 	attr->sq_draining = 0;
 	attr->cap.max_send_wr = qp->sq.num_slots;
@@ -472,10 +445,17 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mrc_dev *mdev = to_mdev(ibqp->device);
 	struct mrc_qp *qp = to_mqp(ibqp);
 
-	spin_lock_bh(&qp->state_lock);
-	qp->state = IB_QPS_ERR;		/* the data path stops touching it */
-	spin_unlock_bh(&qp->state_lock);
+	spin_lock_irq(&qp->state_lock);
+	WRITE_ONCE(qp->state, IB_QPS_ERR);	/* the data path lets go */
+	WRITE_ONCE(qp->dying, true);
+	spin_unlock_irq(&qp->state_lock);
 	xa_erase(&mdev->qp_xa, ibqp->qp_num);
+	mrc_qp_put(qp);
+	wait_for_completion(&qp->released);	/* no receive path inside */
+	mrc_req_stop(qp);
+	mrc_resp_stop(qp);
+	mrc_req_free(qp);
+	mrc_resp_free(qp);
 
 	if (!qp->srq)
 		mrc_queue_destroy(&qp->rq);
@@ -498,16 +478,15 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return -EOPNOTSUPP;
 	}
 
-	switch (mrc_qp_get_state(qp)) {
-	case IB_QPS_ERR:
-		mrc_qp_flush_sq(qp);	/* WRs posted in ERR complete flushed */
-		return 0;
+	switch (mrc_qp_state(qp)) {
 	case IB_QPS_RESET:
 	case IB_QPS_INIT:
 	case IB_QPS_RTR:
 		return -EINVAL;
 	default:
-		return -EOPNOTSUPP;	/* the requester lands next */
+		/* in ERR the work item completes new WRs as flushed */
+		mrc_req_kick(qp);
+		return 0;
 	}
 }
 
@@ -522,16 +501,16 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		return -EINVAL;
 	}
 
-	spin_lock_bh(&qp->rq_lock);
+	spin_lock_bh(&qp->resp.lock);
 	for (; wr; wr = wr->next) {
 		err = mrc_queue_put_recv(&qp->rq, qp->max_recv_sge, wr);
 		if (err)
 			break;
 	}
-	spin_unlock_bh(&qp->rq_lock);
+	spin_unlock_bh(&qp->resp.lock);
 	if (err)
 		*bad_wr = wr;
-	else if (mrc_qp_get_state(qp) == IB_QPS_ERR)
-		mrc_qp_flush_rq(qp);
+	else if (mrc_qp_state(qp) == IB_QPS_ERR)
+		mrc_resp_flush(qp);
 	return err;
 }

@@ -8,9 +8,14 @@
 #define MRC_QP_H
 
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include "core/mrc_rx_window.h"
+#include "core/mrc_tx_window.h"
 #include "mrc_av.h"
 #include "mrc_queue.h"
 
@@ -18,8 +23,126 @@ struct mrc_cq;
 struct mrc_dev;
 struct mrc_srq;
 
+/* A send WQE the requester has fetched: its private copy and progress. */
+struct mrc_swqe {
+	struct mrc_send_wqe *wqe;	/* copy of the ring slot (slot_size) */
+	u32 msn;			/* message sequence number */
+	u32 rsn;			/* receive WQE it consumes (SEND*, WRITE_IMM) */
+	u32 first_psn;
+	u32 npkts;			/* PSNs it occupies */
+	u32 next_pkt;			/* first packet not sent yet */
+	u32 resp_pkts;			/* READ: distinct response packets */
+	unsigned long *resp_map;	/* READ: which have arrived */
+	unsigned long progress_at;	/* jiffies of the last response */
+	u64 atomic_orig;
+	bool atomic_done;
+	u8 status;			/* ib_wc_status once failed */
+};
+
+/* Requester and completer state, under @lock. */
+struct mrc_req {
+	spinlock_t lock;
+	struct mrc_tx_window txw;
+	u64 *txw_map;
+	unsigned long *sent_at;		/* jiffies, per PSN slot */
+	struct mrc_swqe *swqe;		/* per SQ slot */
+	u8 *raw;			/* SQ slot copies */
+	u32 done;			/* SQ index: next to complete (= ring cons) */
+	u32 send;			/* SQ index: next with unsent packets */
+	u32 next;			/* SQ index: next to fetch */
+	u32 msn;
+	u32 rsn;
+	u32 ev;				/* round-robin entropy */
+	u32 rd_atomic;			/* READ/atomic WQEs not completed */
+	u32 retries;			/* timeouts without progress */
+	u32 rnr_retries;
+	u32 progress_una;		/* una at the last timeout */
+	unsigned long rnr_until;	/* jiffies: RNR NAK back-off */
+	u32 rnr_psn;			/* resend from here after it */
+	bool rnr_pending;
+	bool timed_out;
+	struct timer_list timer;
+	struct work_struct work;
+};
+
+/* A READ the responder is answering (packets still to send). */
+struct mrc_read_job {
+	u32 psn;
+	u32 npkts;
+	u32 next;
+	u32 offset;
+	u32 len;
+	u32 msg_len;
+	u32 msn;
+	u32 rkey;
+	u64 va;
+};
+
+/* A finished atomic kept to answer duplicates without executing twice. */
+struct mrc_atomic_res {
+	u32 psn;
+	u32 msn;
+	u64 orig;
+	bool valid;
+};
+
+/*
+ * What the responder owes once every earlier PSN has arrived: a receive
+ * completion, a READ or atomic to execute (in order, after earlier
+ * WRITEs are placed), or a fatal NAK.
+ */
+struct mrc_resp_evt {
+	u8 opcode;			/* MRC_OP_*; 0: nothing at this PSN */
+	u8 solicited;
+	u8 nak;				/* enum mrc_nak_code, 0: none */
+	u32 rsn;
+	u32 len;			/* message or READ length */
+	u32 imm;
+	u32 msn;
+	u32 rkey;
+	u32 offset;			/* READ: first byte asked */
+	u32 msg_len;			/* READ: the whole READ's length */
+	u64 va;
+	u64 swap_add;
+	u64 compare;
+};
+
+/* A receive WQE the responder has taken from the RQ ring. */
+struct mrc_rwqe {
+	u32 rsn;			/* which message it is bound to */
+	bool valid;
+	struct mrc_recv_wqe *wqe;	/* copy of the ring slot */
+};
+
+/* Responder state, under @lock. */
+struct mrc_resp {
+	spinlock_t lock;
+	struct mrc_rx_window rxw;
+	u64 *rxw_map;
+	struct mrc_resp_evt *evt;	/* per PSN slot */
+	struct mrc_rwqe *rwqe;		/* per RQ slot */
+	u8 *raw;			/* RQ slot copies */
+	u32 rq_base;			/* RQ index of rsn 0 */
+	u32 rsn_done;			/* receive completions posted */
+	u32 msn_done;			/* messages completed */
+	u32 since_ack;			/* new packets since the last ACK */
+	u32 ack_ev;			/* EV of the packet that asked for it */
+	struct mrc_read_job *reads;	/* ring of max_dest_rd_atomic jobs */
+	u32 read_head, read_tail;
+	struct mrc_atomic_res *atomics;
+	u32 atomic_next;
+	struct work_struct work;	/* sends READ responses */
+};
+
 struct mrc_qp {
 	struct ib_qp ibqp;
+	refcount_t refs;		/* receive-path lookups + creation */
+	struct completion released;
+	bool dying;
+	u32 mtu;			/* bytes: path MTU capped by the port */
+	u32 window;			/* PSN window (MPR) of both directions */
+	struct mrc_req req;
+	struct mrc_resp resp;
 	struct mutex modify_lock;	/* modify_qp / query_qp / destroy */
 	spinlock_t state_lock;		/* @state as the data path reads it */
 	enum ib_qp_state state;
@@ -32,13 +155,11 @@ struct mrc_qp {
 	struct mrc_srq *srq;		/* receives come from here if set */
 	bool sq_sig_all;
 
-	spinlock_t sq_lock;		/* SQ consumer side */
-	struct mrc_queue sq;
+	struct mrc_queue sq;		/* consumer side: req.lock */
 	u32 max_send_sge;
 	u32 max_inline;
 
-	spinlock_t rq_lock;		/* RQ consumer side */
-	struct mrc_queue rq;
+	struct mrc_queue rq;		/* consumer side: resp.lock */
 	u32 max_recv_sge;
 };
 
@@ -60,6 +181,43 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
 
 struct ib_qp *mrc_qp_lookup_ib(struct mrc_dev *mdev, u32 qpn);
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
+void mrc_qp_put(struct mrc_qp *qp);
+enum ib_qp_state mrc_qp_state(struct mrc_qp *qp);
+void mrc_qp_error(struct mrc_qp *qp);
+
+static inline struct mrc_dev *mrc_qp_dev(struct mrc_qp *qp)
+{
+	return container_of(qp->ibqp.device, struct mrc_dev, ib_dev);
+}
+
+/* mrc_req.c: the requester */
+int mrc_req_init(struct mrc_qp *qp);
+void mrc_req_free(struct mrc_qp *qp);
+void mrc_req_start(struct mrc_qp *qp);
+void mrc_req_kick(struct mrc_qp *qp);
+void mrc_req_flush(struct mrc_qp *qp);
+void mrc_req_discard(struct mrc_qp *qp);
+void mrc_req_stop(struct mrc_qp *qp);
+unsigned long mrc_req_rto(const struct mrc_qp *qp);
+
+/* mrc_comp.c: the completer (responses to our requests) */
+struct mrc_pkt_hdr;
+void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+		   struct sk_buff *skb);
+void mrc_req_complete(struct mrc_qp *qp);
+
+/* mrc_resp.c: the responder */
+int mrc_resp_init(struct mrc_qp *qp);
+void mrc_resp_free(struct mrc_qp *qp);
+void mrc_resp_start(struct mrc_qp *qp);
+void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+		   struct sk_buff *skb, u16 ev);
+void mrc_resp_flush(struct mrc_qp *qp);
+void mrc_resp_discard(struct mrc_qp *qp);
+void mrc_resp_stop(struct mrc_qp *qp);
+
+extern struct workqueue_struct *mrc_wq;
 const char *mrc_qp_state_name(enum ib_qp_state state);
 
 #endif /* MRC_QP_H */

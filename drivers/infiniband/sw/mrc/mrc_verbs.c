@@ -14,6 +14,7 @@
 #include "mrc_param.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
+#include "mrc_stats.h"
 
 static int mrc_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr,
@@ -134,6 +135,8 @@ const struct ib_device_ops mrc_dev_ops = {
 	.query_device = mrc_query_device,
 	.query_pkey = mrc_query_pkey,
 	.query_port = mrc_query_port,
+	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
+	.get_hw_stats = mrc_get_hw_stats,
 
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.dealloc_ucontext = mrc_dealloc_ucontext,

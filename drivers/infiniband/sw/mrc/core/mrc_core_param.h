@@ -24,4 +24,32 @@
 #define MRC_SACK_WORDS		4U
 #define MRC_SACK_BITS		(MRC_SACK_WORDS * 64U)
 
+/*
+ * Longest message, in bytes (the device's max_msg_sz): offsets and lengths
+ * fit 32-bit wire fields, and offset + length never overflows them.
+ */
+#define MRC_MAX_MSG_LEN		0x80000000U
+
+/*
+ * Response packets one READ_REQ may ask for.  Longer READs are requested
+ * as several READ_REQs, each with its own PSN range, so one request never
+ * reserves more PSNs than the smallest window can hold and a lost response
+ * is re-requested without re-reading the whole message.
+ */
+#define MRC_READ_REQ_MAX_PKTS	64U
+
+/*
+ * ACK coalescing (Documentation/protocol.rst, "When ACKs are sent").  The
+ * responder ACKs at once a packet with ACK_REQ set and a duplicate, and
+ * otherwise once this many new request packets have arrived since its last
+ * ACK (fewer while PSNs are missing, so holes are reported quickly), or
+ * when the delayed-ACK timer fires.  The requester sets ACK_REQ on the last
+ * packet of each message, on retransmissions and on every
+ * MRC_ACK_REQ_EVERY_PKTS-th packet.
+ */
+#define MRC_ACK_EVERY_PKTS	8U
+#define MRC_ACK_EVERY_PKTS_OOO	2U
+#define MRC_ACK_REQ_EVERY_PKTS	16U
+#define MRC_ACK_DELAY_NS	20000U
+
 #endif /* MRC_CORE_PARAM_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_comp.c - the completer: what comes back for our requests. ACKs and
+ * NAKs update the PSN scoreboard (cumulative PSN + SACK), READ responses
+ * are placed straight at their offset in the local buffer, atomic
+ * responses deliver the original value; then WQEs complete in order.
+ * Runs in the receive softirq under req.lock.
+ */
+#include "core/mrc_seg.h"
+#include "mrc.h"
+#include "mrc_pkt.h"
+#include "mrc_qp.h"
+#include "mrc_stats.h"
+
+/* IB's 5-bit RNR timer encoding, in microseconds (0 is the longest). */
+static const u32 mrc_rnr_usec[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/* The WQE a response PSN belongs to (READ or atomic, packets sent). */
+static struct mrc_swqe *mrc_comp_find(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->done; i != req->send + (req->send != req->next); i++) {
+		struct mrc_swqe *w = &req->swqe[i & (qp->sq.num_slots - 1)];
+
+		if (!w->next_pkt)
+			continue;
+		if (!mrc_psn_before(psn, w->first_psn) &&
+		    mrc_psn_before(psn, w->first_psn + w->next_pkt))
+			return w;
+	}
+	return NULL;
+}
+
+/* Progress resets the retry budget and pushes the retransmit timer out. */
+static void mrc_comp_progress(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+
+	req->retries = 0;
+	req->progress_una = mrc_tx_window_una(&req->txw);
+	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
+		mod_timer(&req->timer, jiffies + mrc_req_rto(qp));
+	else
+		del_timer(&req->timer);
+}
+
+static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
+{
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_req *req = &qp->req;
+	struct mrc_tx_ack_result res;
+
+	if (mrc_tx_window_ack(&req->txw, &hdr->ack.sack, &res)) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_ACK);
+		return;
+	}
+	if (res.una_advance || res.newly_acked)
+		mrc_comp_progress(qp);
+}
+
+static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
+{
+	struct mrc_req *req = &qp->req;
+	struct mrc_swqe *w;
+	u8 status;
+
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_NAKS_RECEIVED);
+	mrc_comp_ack(qp, hdr);	/* a NAK carries the peer's window too */
+
+	switch (hdr->ack.nak_code) {
+	case MRC_NAK_RNR:
+		if (qp->attr.rnr_retry != 7 &&
+		    ++req->rnr_retries > qp->attr.rnr_retry) {
+			status = IB_WC_RNR_RETRY_EXC_ERR;
+			break;
+		}
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RNR_RETRIES);
+		req->rnr_until = jiffies + max_t(unsigned long, 1,
+			usecs_to_jiffies(mrc_rnr_usec[hdr->ack.nak_value & 31]));
+		if (!req->rnr_pending || mrc_psn_before(hdr->psn, req->rnr_psn))
+			req->rnr_psn = hdr->psn;
+		req->rnr_pending = true;
+		mod_timer(&req->timer, req->rnr_until);
+		return;
+	case MRC_NAK_OUT_OF_WINDOW:
+		return;		/* resent when the window catches up (timer) */
+	case MRC_NAK_REMOTE_ACCESS:
+		status = IB_WC_REM_ACCESS_ERR;
+		break;
+	case MRC_NAK_INVALID_REQUEST:
+		status = IB_WC_REM_INV_REQ_ERR;
+		break;
+	default:
+		status = IB_WC_REM_OP_ERR;
+		break;
+	}
+
+	/* fatal: everything before hdr->psn was acknowledged by this NAK */
+	w = mrc_comp_find(qp, hdr->psn);
+	if (!w && req->done != req->send)
+		w = &req->swqe[req->done & (qp->sq.num_slots - 1)];
+	if (w && !w->status)
+		w->status = status;
+}
+
+static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+			       struct sk_buff *skb)
+{
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_swqe *w = mrc_comp_find(qp, hdr->psn);
+	u32 idx, off, seg, len = hdr->payload_len;
+	void *buf;
+	int err;
+
+	if (!w || !w->resp_map || w->status) {
+		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
+		return;
+	}
+	idx = hdr->psn - w->first_psn;
+	if (mrc_seg_get(w->wqe->num_sge ? mrc_sge_total((const void *)(w->wqe + 1),
+							w->wqe->num_sge) : 0,
+			qp->mtu, idx, &off, &seg) ||
+	    off != hdr->msg.offset || seg != len) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_HEADER);
+		return;
+	}
+	if (test_bit(idx, w->resp_map)) {
+		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
+		return;
+	}
+
+	if (len) {
+		buf = skb->data + hdr->hdr_len;
+		err = mrc_sge_copy(qp, (const void *)(w->wqe + 1), w->wqe->num_sge,
+				   off, buf, len, MRC_TO_MR);
+		if (err) {
+			w->status = IB_WC_LOC_PROT_ERR;
+			return;
+		}
+	}
+	set_bit(idx, w->resp_map);
+	w->resp_pkts++;
+	w->progress_at = jiffies;
+	mrc_comp_progress(qp);
+}
+
+static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
+{
+	struct mrc_swqe *w = mrc_comp_find(qp, hdr->psn);
+	u64 orig = hdr->atomic_resp.orig;
+
+	if (!w || w->atomic_done || w->status || w->npkts != 1 ||
+	    w->first_psn != hdr->psn) {
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DUPLICATES);
+		return;
+	}
+	if (mrc_sge_copy(qp, (const void *)(w->wqe + 1), 1, 0, &orig, 8,
+			 MRC_TO_MR))
+		w->status = IB_WC_LOC_PROT_ERR;
+	w->atomic_orig = orig;
+	w->atomic_done = true;
+	mrc_comp_progress(qp);
+}
+
+void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+		   struct sk_buff *skb)
+{
+	struct mrc_req *req = &qp->req;
+	enum ib_qp_state state = mrc_qp_state(qp);
+	u32 space;
+
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_SQE) {
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_QP_STATE);
+		return;
+	}
+
+	spin_lock_bh(&req->lock);
+	space = mrc_tx_window_space(&req->txw);
+	switch (hdr->opcode) {
+	case MRC_OP_ACK:
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_ACKS_RECEIVED);
+		mrc_comp_ack(qp, hdr);
+		break;
+	case MRC_OP_NAK:
+		mrc_comp_nak(qp, hdr);
+		break;
+	case MRC_OP_READ_RESP:
+		mrc_comp_read_resp(qp, hdr, skb);
+		break;
+	case MRC_OP_ATOMIC_RESP:
+		mrc_comp_atomic_resp(qp, hdr);
+		break;
+	}
+	mrc_req_complete(qp);
+	/* more window, holes to fill, or an RNR back-off: the requester acts */
+	if (mrc_tx_window_space(&req->txw) > space ||
+	    mrc_tx_window_holes(&req->txw) || req->send != req->next)
+		mrc_req_kick(qp);
+	spin_unlock_bh(&req->lock);
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_pkt.c - packet construction and SGE copies shared by the requester,
+ * the responder and the completer.
+ */
+#include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_pkt.h"
+#include "mrc_qp.h"
+#include "mrc_stats.h"
+
+u16 mrc_qp_next_ev(struct mrc_qp *qp)
+{
+	u32 n = READ_ONCE(qp->req.ev);
+
+	WRITE_ONCE(qp->req.ev, n + 1);
+	return MRC_EV_BASE + (n + qp->ibqp.qp_num) % MRC_EV_COUNT;
+}
+
+struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+			      u32 payload_len, void **payload)
+{
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	unsigned int hlen = mrc_wire_hdr_len(hdr->opcode);
+	struct sk_buff *skb;
+	int n;
+
+	skb = mrc_net_alloc_skb(mdev, hlen + payload_len);
+	if (!skb) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_NOMEM);
+		return NULL;
+	}
+	n = mrc_wire_build(hdr, payload_len, skb_put(skb, hlen), hlen);
+	if (WARN_ON_ONCE(n != hlen)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	*payload = skb_put(skb, payload_len);
+	return skb;
+}
+
+int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, u16 ev)
+{
+	return mrc_net_xmit(mrc_qp_dev(qp), &qp->av, ev, skb);
+}
+
+u64 mrc_sge_total(const struct mrc_sge *sge, u32 nsge)
+{
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < nsge; i++)
+		total += sge[i].length;
+	return total;
+}
+
+int mrc_sge_copy(struct mrc_qp *qp, const struct mrc_sge *sge, u32 nsge,
+		 u64 offset, void *buf, u32 len, enum mrc_copy_dir dir)
+{
+	int access = dir == MRC_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0;
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	u32 i = 0;
+
+	/* find the SGE holding @offset */
+	while (i < nsge && offset >= sge[i].length) {
+		offset -= sge[i].length;
+		i++;
+	}
+	while (len) {
+		struct mrc_mr *mr;
+		u32 n;
+
+		if (i >= nsge)
+			return -EINVAL;
+		n = min_t(u64, len, sge[i].length - offset);
+		mr = mrc_mr_get(mdev, qp->ibqp.pd, sge[i].lkey, access,
+				sge[i].addr + offset, n);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		mrc_mr_copy(mr, sge[i].addr + offset, buf, n, dir);
+		mrc_mr_put(mr);
+
+		buf += n;
+		len -= n;
+		offset = 0;
+		i++;
+	}
+	return 0;
+}

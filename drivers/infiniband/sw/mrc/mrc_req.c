@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_req.c - the requester: fetches send WQEs from the SQ ring, cuts them
+ * into packets with consecutive PSNs, sprays them over the QP's entropy
+ * values, and retransmits selectively: holes the peer's SACKs reveal, and
+ * on a timeout whatever is still unacknowledged. Never go-back-N.
+ *
+ * Execution: one work item per QP on mrc_wq, so a doorbell, an ACK that
+ * opens the window and the retransmit timer all just kick it; it sends at
+ * most MRC_REQ_BUDGET packets per run and requeues itself, so a big
+ * message never holds a CPU for long. All state is under req.lock (BH),
+ * shared with the completer running in the receive softirq.
+ */
+#include <linux/slab.h>
+
+#include "core/mrc_seg.h"
+#include "mrc.h"
+#include "mrc_cq.h"
+#include "mrc_param.h"
+#include "mrc_pkt.h"
+#include "mrc_qp.h"
+#include "mrc_stats.h"
+
+#define MRC_REQ_BUDGET		64	/* packets per work run */
+#define MRC_REQ_ACK_EVERY	16	/* ask for an ACK this often */
+#define MRC_READ_CHUNK		64	/* response packets per READ_REQ */
+#define MRC_REORDER_PSNS	16	/* SACKed this far past a hole: lost */
+
+static void mrc_req_timer(struct timer_list *t);
+static void mrc_req_work(struct work_struct *work);
+
+static inline u32 mrc_req_slot(const struct mrc_qp *qp, u32 psn)
+{
+	return psn & (qp->window - 1);
+}
+
+/* 4.096 us * 2^timeout, as IB defines the local ACK timeout; at least 2 jiffies. */
+unsigned long mrc_req_rto(const struct mrc_qp *qp)
+{
+	u32 t = qp->attr.timeout;
+	u64 ns;
+
+	if (!t)
+		t = MRC_DEFAULT_TIMEOUT;	/* 0 means infinite: retry forever */
+	ns = 4096ULL << min_t(u32, t, 31);
+	return max_t(unsigned long, nsecs_to_jiffies(ns), 2);
+}
+
+int mrc_req_init(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	spin_lock_init(&req->lock);
+	timer_setup(&req->timer, mrc_req_timer, 0);
+	INIT_WORK(&req->work, mrc_req_work);
+
+	req->txw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
+	req->sent_at = kcalloc(qp->window, sizeof(*req->sent_at), GFP_KERNEL);
+	req->swqe = kvcalloc(qp->sq.num_slots, sizeof(*req->swqe), GFP_KERNEL);
+	req->raw = kvcalloc(qp->sq.num_slots, qp->sq.slot_size, GFP_KERNEL);
+	if (!req->txw_map || !req->sent_at || !req->swqe || !req->raw) {
+		mrc_req_free(qp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < qp->sq.num_slots; i++)
+		req->swqe[i].wqe = (void *)(req->raw + (size_t)i * qp->sq.slot_size);
+	return mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
+				  MRC_WINDOW_WORDS(qp->window), 0);
+}
+
+static void mrc_swqe_release(struct mrc_swqe *w)
+{
+	kvfree(w->resp_map);
+	w->resp_map = NULL;
+}
+
+void mrc_req_free(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	if (req->swqe)
+		for (i = 0; i < qp->sq.num_slots; i++)
+			mrc_swqe_release(&req->swqe[i]);
+	kfree(req->txw_map);
+	kfree(req->sent_at);
+	kvfree(req->swqe);
+	kvfree(req->raw);
+	req->txw_map = NULL;
+	req->sent_at = NULL;
+	req->swqe = NULL;
+	req->raw = NULL;
+}
+
+/* Stop the timer and the work for good (destroy) or until restarted. */
+void mrc_req_stop(struct mrc_qp *qp)
+{
+	/* qp->dying is set: neither the timer nor the work requeues */
+	cancel_work_sync(&qp->req.work);
+	del_timer_sync(&qp->req.timer);
+}
+
+static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	for (i = 0; i < qp->sq.num_slots; i++)
+		mrc_swqe_release(&req->swqe[i]);
+	mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
+			   MRC_WINDOW_WORDS(qp->window), psn);
+	req->done = req->send = req->next = *mrc_queue_cons_ptr(&qp->sq);
+	req->msn = 0;
+	req->rsn = 0;
+	req->rd_atomic = 0;
+	req->retries = 0;
+	req->rnr_retries = 0;
+	req->progress_una = psn;
+	req->rnr_until = 0;
+	req->timed_out = false;
+}
+
+/* Entering RTS: start numbering at the sq_psn the application gave. */
+void mrc_req_start(struct mrc_qp *qp)
+{
+	spin_lock_bh(&qp->req.lock);
+	mrc_req_reset_locked(qp, qp->attr.sq_psn);
+	spin_unlock_bh(&qp->req.lock);
+}
+
+void mrc_req_kick(struct mrc_qp *qp)
+{
+	if (!READ_ONCE(qp->dying))
+		queue_work(mrc_wq, &qp->req.work);
+}
+
+/* Back to RESET: forget everything posted, without completions. */
+void mrc_req_discard(struct mrc_qp *qp)
+{
+	u32 prod;
+
+	spin_lock_bh(&qp->req.lock);
+	prod = mrc_queue_load_prod(&qp->sq);
+	if (mrc_queue_count(&qp->sq, prod, *mrc_queue_cons_ptr(&qp->sq)) >= 0)
+		mrc_queue_store_cons(&qp->sq, prod);
+	mrc_req_reset_locked(qp, 0);
+	spin_unlock_bh(&qp->req.lock);
+}
+
+static bool mrc_wqe_is_read(const struct mrc_send_wqe *wqe)
+{
+	return wqe->opcode == IB_UVERBS_WR_RDMA_READ;
+}
+
+static bool mrc_wqe_is_atomic(const struct mrc_send_wqe *wqe)
+{
+	return wqe->opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ||
+	       wqe->opcode == IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
+{
+	if (mrc_wqe_is_atomic(wqe))
+		return 8;
+	if (wqe->send_flags & IB_SEND_INLINE)
+		return wqe->inline_len;
+	return mrc_sge_total((const void *)(wqe + 1), wqe->num_sge);
+}
+
+/* The ibv_wc opcode a send WQE completes with. */
+static u32 mrc_wqe_wc_opcode(const struct mrc_send_wqe *wqe)
+{
+	switch (wqe->opcode) {
+	case IB_UVERBS_WR_RDMA_WRITE:
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
+		return IB_UVERBS_WC_RDMA_WRITE;
+	case IB_UVERBS_WR_RDMA_READ:
+		return IB_UVERBS_WC_RDMA_READ;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
+		return IB_UVERBS_WC_COMP_SWAP;
+	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_UVERBS_WC_FETCH_ADD;
+	default:
+		return IB_UVERBS_WC_SEND;
+	}
+}
+
+/*
+ * Check a WQE copied from userspace. Anything wrong completes it with a
+ * local error instead of being sent.
+ */
+static u8 mrc_wqe_check(struct mrc_qp *qp, const struct mrc_send_wqe *wqe)
+{
+	u32 max_sge = (qp->sq.slot_size - MRC_SEND_WQE_HDR_SIZE) /
+		      sizeof(struct mrc_sge);
+
+	switch (wqe->opcode) {
+	case IB_UVERBS_WR_SEND:
+	case IB_UVERBS_WR_SEND_WITH_IMM:
+	case IB_UVERBS_WR_RDMA_WRITE:
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
+		break;
+	case IB_UVERBS_WR_RDMA_READ:
+		if (wqe->send_flags & IB_SEND_INLINE)
+			return IB_WC_LOC_QP_OP_ERR;
+		break;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
+	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
+		if (wqe->num_sge != 1 ||
+		    ((const struct mrc_sge *)(wqe + 1))->length != 8 ||
+		    (wqe->wr.atomic.remote_addr & 7))
+			return IB_WC_LOC_QP_OP_ERR;
+		break;
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+	if (wqe->send_flags & IB_SEND_INLINE) {
+		if (wqe->inline_len > qp->sq.slot_size - MRC_SEND_WQE_HDR_SIZE)
+			return IB_WC_LOC_LEN_ERR;
+	} else if (wqe->num_sge > max_sge) {
+		return IB_WC_LOC_LEN_ERR;
+	}
+	if (mrc_wqe_length(wqe) > MRC_PORT_MAX_MSG_SZ)
+		return IB_WC_LOC_LEN_ERR;
+	return IB_WC_SUCCESS;
+}
+
+/* Take the WQEs userspace published since the last fetch. */
+static void mrc_req_fetch(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+	u32 prod = mrc_queue_load_prod(&qp->sq);
+
+	if (mrc_queue_count(&qp->sq, prod, req->done) < 0) {
+		mrc_qp_error(qp);	/* a provider wrote nonsense */
+		return;
+	}
+	for (; req->next != prod; req->next++) {
+		struct mrc_swqe *w = &req->swqe[req->next & (qp->sq.num_slots - 1)];
+		struct mrc_send_wqe *wqe = w->wqe;
+		u32 len;
+
+		memcpy(wqe, mrc_queue_slot(&qp->sq, req->next), qp->sq.slot_size);
+		w->status = mrc_wqe_check(qp, wqe);
+		len = w->status ? 0 : mrc_wqe_length(wqe);
+		w->npkts = mrc_wqe_is_atomic(wqe) ? 1 : mrc_seg_count(len, qp->mtu);
+		w->next_pkt = 0;
+		w->resp_pkts = 0;
+		w->atomic_done = false;
+		w->msn = req->msn++;
+		w->rsn = 0;
+		if (wqe->opcode == IB_UVERBS_WR_SEND ||
+		    wqe->opcode == IB_UVERBS_WR_SEND_WITH_IMM ||
+		    wqe->opcode == IB_UVERBS_WR_RDMA_WRITE_WITH_IMM)
+			w->rsn = req->rsn++;
+		if (!w->status && mrc_wqe_is_read(wqe)) {
+			w->resp_map = kvcalloc(BITS_TO_LONGS(w->npkts),
+					       sizeof(long), GFP_ATOMIC);
+			if (!w->resp_map)
+				w->status = IB_WC_LOC_QP_OP_ERR;
+		}
+	}
+}
+
+static struct mrc_swqe *mrc_req_swqe(struct mrc_qp *qp, u32 index)
+{
+	return &qp->req.swqe[index & (qp->sq.num_slots - 1)];
+}
+
+/* The WQE that owns @psn among those with packets sent, or NULL. */
+static struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->done; i != req->next; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (!w->next_pkt) {
+			if (w->status)
+				continue;	/* failed before sending */
+			break;
+		}
+		if (!mrc_psn_before(psn, w->first_psn) &&
+		    mrc_psn_before(psn, w->first_psn + w->next_pkt))
+			return w;
+	}
+	return NULL;
+}
+
+static u8 mrc_wr_to_op(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_UVERBS_WR_SEND: return MRC_OP_SEND;
+	case IB_UVERBS_WR_SEND_WITH_IMM: return MRC_OP_SEND_IMM;
+	case IB_UVERBS_WR_RDMA_WRITE: return MRC_OP_WRITE;
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM: return MRC_OP_WRITE_IMM;
+	case IB_UVERBS_WR_RDMA_READ: return MRC_OP_READ_REQ;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP: return MRC_OP_ATOMIC_CSWAP;
+	default: return MRC_OP_ATOMIC_FADD;
+	}
+}
+
+/*
+ * Send packet @idx of @w (for a READ: the READ_REQ asking for response
+ * packets idx .. idx + count - 1). The PSN is first_psn + idx.
+ */
+static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
+			u32 count, bool retx)
+{
+	const struct mrc_send_wqe *wqe = w->wqe;
+	struct mrc_pkt_hdr hdr = {};
+	u32 len = mrc_wqe_length(wqe);
+	u32 off = 0, seg = 0, last;
+	struct sk_buff *skb;
+	void *payload;
+	int err;
+
+	hdr.opcode = mrc_wr_to_op(wqe->opcode);
+	hdr.dest_qpn = qp->attr.dest_qp_num;
+	hdr.psn = w->first_psn + idx;
+
+	if (mrc_wqe_is_atomic(wqe)) {
+		hdr.flags = MRC_WIRE_F_ACK_REQ;
+		hdr.atomic.msn = w->msn;
+		hdr.atomic.rkey = wqe->wr.atomic.rkey;
+		hdr.atomic.va = wqe->wr.atomic.remote_addr;
+		hdr.atomic.swap_add = wqe->opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ?
+				      wqe->wr.atomic.swap : wqe->wr.atomic.compare_add;
+		hdr.atomic.compare = wqe->opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ?
+				     wqe->wr.atomic.compare_add : 0;
+	} else {
+		mrc_seg_get(len, qp->mtu, idx, &off, &seg);
+		hdr.msg.msn = w->msn;
+		hdr.msg.offset = off;
+		hdr.msg.msg_len = len;
+		hdr.msg.rsn = w->rsn;
+		hdr.msg.imm = be32_to_cpu((__force __be32)wqe->ex);
+		hdr.msg.rkey = wqe->wr.rdma.rkey;
+		hdr.msg.va = wqe->wr.rdma.remote_addr;
+		last = mrc_wqe_is_read(wqe) ? idx + count - 1 : idx;
+		if (mrc_wqe_is_read(wqe)) {
+			u32 end_off, end_seg;
+
+			mrc_seg_get(len, qp->mtu, last, &end_off, &end_seg);
+			hdr.msg.read_len = end_off + end_seg - off;
+			seg = 0;
+		}
+		if (last + 1 == w->npkts || retx || !((idx + 1) % MRC_REQ_ACK_EVERY) ||
+		    mrc_wqe_is_read(wqe))
+			hdr.flags |= MRC_WIRE_F_ACK_REQ;
+		if (last + 1 == w->npkts && (wqe->send_flags & IB_SEND_SOLICITED) &&
+		    (hdr.opcode == MRC_OP_SEND || hdr.opcode == MRC_OP_SEND_IMM ||
+		     hdr.opcode == MRC_OP_WRITE_IMM))
+			hdr.flags |= MRC_WIRE_F_SOLICITED;
+	}
+
+	skb = mrc_pkt_alloc(qp, &hdr, seg, &payload);
+	if (!skb)
+		return -ENOMEM;
+	if (seg) {
+		if (wqe->send_flags & IB_SEND_INLINE)
+			memcpy(payload, (const u8 *)(wqe + 1) + off, seg);
+		else {
+			err = mrc_sge_copy(qp, (const void *)(wqe + 1), wqe->num_sge,
+					   off, payload, seg, MRC_FROM_MR);
+			if (err) {
+				kfree_skb(skb);
+				w->status = IB_WC_LOC_PROT_ERR;
+				return err;
+			}
+		}
+	}
+	for (last = 0; last < max_t(u32, count, 1); last++)
+		qp->req.sent_at[mrc_req_slot(qp, hdr.psn + last)] = jiffies;
+	if (retx)
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RETRANSMITS);
+	return mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
+}
+
+static void mrc_req_arm_timer(struct mrc_qp *qp)
+{
+	if (!timer_pending(&qp->req.timer))
+		mod_timer(&qp->req.timer, jiffies + mrc_req_rto(qp));
+}
+
+/* First transmissions, in WQE order, while the window has room. */
+static int mrc_req_send_new(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+
+	while (budget > 0 && req->send != req->next) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, req->send);
+		u32 count = 1, i;
+
+		if (w->status)
+			goto next_wqe;	/* completes with its error */
+		if (!w->next_pkt) {
+			bool rd = mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe);
+
+			if (rd && req->rd_atomic >= max_t(u32, qp->attr.max_rd_atomic, 1))
+				break;
+			if ((w->wqe->send_flags & IB_SEND_FENCE) && req->rd_atomic)
+				break;
+			if (rd)
+				req->rd_atomic++;
+			w->first_psn = mrc_tx_window_nxt(&req->txw);
+		}
+		if (mrc_wqe_is_read(w->wqe))
+			count = min_t(u32, MRC_READ_CHUNK, w->npkts - w->next_pkt);
+		if (mrc_tx_window_space(&req->txw) < count)
+			break;
+		for (i = 0; i < count; i++) {
+			u32 psn;
+
+			mrc_tx_window_alloc(&req->txw, &psn);
+		}
+		mrc_req_xmit(qp, w, w->next_pkt, count, false);
+		w->next_pkt += count;
+		w->progress_at = jiffies;
+		budget--;
+		mrc_req_arm_timer(qp);
+		if (w->next_pkt < w->npkts && !w->status)
+			continue;
+next_wqe:
+		req->send++;
+	}
+	return budget;
+}
+
+/* Resend PSN @psn: its data packet, or a READ_REQ for that one response. */
+static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_swqe *w = mrc_req_find_psn(qp, psn);
+
+	if (!w || w->status)
+		return;
+	if (w->resp_map && test_bit(psn - w->first_psn, w->resp_map))
+		return;		/* its response is here: only the ACK was lost */
+	mrc_req_xmit(qp, w, psn - w->first_psn, 1, true);
+}
+
+/*
+ * Selective retransmission from SACK information: a hole the peer has
+ * SACKed MRC_REORDER_PSNS beyond is taken as lost (reordering over
+ * sprayed paths rarely exceeds that), at most once per RTO per PSN.
+ */
+static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	unsigned long rto = mrc_req_rto(qp);
+	u32 psn;
+
+	if (!mrc_tx_window_holes(&req->txw))
+		return budget;
+	mrc_tx_window_for_each_hole(&req->txw, psn) {
+		if (budget <= 0)
+			break;
+		if (req->txw.sack_next - psn <= MRC_REORDER_PSNS)
+			break;
+		if (time_before(jiffies, req->sent_at[mrc_req_slot(qp, psn)] + rto / 4 + 1))
+			continue;
+		mrc_req_resend_psn(qp, psn);
+		budget--;
+	}
+	return budget;
+}
+
+/* READ/atomic WQEs whose requests arrived but whose responses did not. */
+static int mrc_req_rerequest(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	unsigned long rto = mrc_req_rto(qp);
+	u32 i, k;
+
+	for (i = req->done; i != req->send && budget > 0; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (w->status || time_before(jiffies, w->progress_at + rto))
+			continue;
+		if (mrc_wqe_is_atomic(w->wqe) && !w->atomic_done) {
+			mrc_req_xmit(qp, w, 0, 1, true);
+			budget--;
+		} else if (w->resp_map) {
+			for (k = 0; k < w->next_pkt && budget > 0; k++) {
+				if (test_bit(k, w->resp_map))
+					continue;
+				mrc_req_xmit(qp, w, k, 1, true);
+				budget--;
+			}
+		}
+		w->progress_at = jiffies;
+	}
+	return budget;
+}
+
+/* After an RNR NAK's back-off: resend the message from the NAKed PSN. */
+static int mrc_req_rnr_resend(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	struct mrc_swqe *w = mrc_req_find_psn(qp, req->rnr_psn);
+	u32 psn;
+
+	req->rnr_pending = false;
+	if (!w)
+		return budget;
+	for (psn = req->rnr_psn; mrc_psn_before(psn, w->first_psn + w->next_pkt);
+	     psn++) {
+		if (mrc_tx_window_is_acked(&req->txw, psn))
+			continue;
+		mrc_req_resend_psn(qp, psn);
+		budget--;
+	}
+	return budget;
+}
+
+/* The retransmit timer fired: resend what is overdue, count the retry. */
+static int mrc_req_timeout(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	unsigned long rto = mrc_req_rto(qp);
+	u32 psn, una = mrc_tx_window_una(&req->txw);
+	bool retry_forever = !qp->attr.timeout;
+
+	req->timed_out = false;
+	if (!mrc_tx_window_outstanding(&req->txw) && req->done == req->send)
+		return budget;
+
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_TIMEOUTS);
+	if (una == req->progress_una && !retry_forever &&
+	    ++req->retries > qp->attr.retry_cnt) {
+		struct mrc_swqe *w = mrc_req_find_psn(qp, una);
+
+		if (!w && req->done != req->send)
+			w = mrc_req_swqe(qp, req->done);
+		if (w)
+			w->status = IB_WC_RETRY_EXC_ERR;
+		mrc_qp_error(qp);
+		return budget;
+	}
+	req->progress_una = una;
+
+	psn = una;
+	while (budget > 0 && mrc_tx_window_next_unacked(&req->txw, psn, &psn)) {
+		if (time_after_eq(jiffies, req->sent_at[mrc_req_slot(qp, psn)] + rto)) {
+			mrc_req_resend_psn(qp, psn);
+			budget--;
+		}
+		psn++;
+	}
+	return mrc_req_rerequest(qp, budget);
+}
+
+static void mrc_req_timer(struct timer_list *t)
+{
+	struct mrc_qp *qp = from_timer(qp, t, req.timer);
+
+	WRITE_ONCE(qp->req.timed_out, true);
+	mrc_req_kick(qp);
+}
+
+static void mrc_req_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
+	struct mrc_req *req = &qp->req;
+	enum ib_qp_state state = mrc_qp_state(qp);
+	int budget = MRC_REQ_BUDGET;
+
+	if (state == IB_QPS_ERR) {
+		mrc_req_flush(qp);
+		mrc_resp_flush(qp);
+		return;
+	}
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
+		return;
+
+	spin_lock_bh(&req->lock);
+	if (req->rnr_until && time_before(jiffies, req->rnr_until)) {
+		mod_timer(&req->timer, req->rnr_until);
+		spin_unlock_bh(&req->lock);
+		return;
+	}
+	req->rnr_until = 0;
+	if (req->rnr_pending)
+		budget = mrc_req_rnr_resend(qp, budget);
+	if (req->timed_out)
+		budget = mrc_req_timeout(qp, budget);
+	if (state == IB_QPS_RTS)
+		mrc_req_fetch(qp);
+	budget = mrc_req_fast_retransmit(qp, budget);
+	budget = mrc_req_send_new(qp, budget);
+	mrc_req_complete(qp);
+	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
+		mrc_req_arm_timer(qp);
+	spin_unlock_bh(&req->lock);
+
+	if (budget <= 0)
+		mrc_req_kick(qp);	/* more to do: let others run first */
+}
+
+/* Post a completion for @w; @status overrides a success. */
+static void mrc_req_post_cqe(struct mrc_qp *qp, struct mrc_swqe *w, u8 status)
+{
+	struct mrc_cqe cqe = {
+		.wr_id = w->wqe->wr_id,
+		.status = status,
+		.opcode = mrc_wqe_wc_opcode(w->wqe),
+		.qp_num = qp->ibqp.qp_num,
+	};
+
+	if (mrc_wqe_is_read(w->wqe))
+		cqe.byte_len = mrc_wqe_length(w->wqe);
+	else if (mrc_wqe_is_atomic(w->wqe))
+		cqe.byte_len = 8;
+	if (mrc_cq_post(qp->scq, &cqe, false))
+		mrc_qp_error(qp);
+}
+
+static bool mrc_swqe_done(struct mrc_qp *qp, struct mrc_swqe *w)
+{
+	u32 una = mrc_tx_window_una(&qp->req.txw);
+
+	if (w->next_pkt < w->npkts)
+		return false;
+	if (mrc_wqe_is_read(w->wqe))
+		return w->resp_pkts == w->npkts;
+	if (mrc_wqe_is_atomic(w->wqe))
+		return w->atomic_done;
+	return !mrc_psn_before(una, w->first_psn + w->npkts);
+}
+
+/*
+ * Complete WQEs in posting order (RC). Called with req.lock held whenever
+ * acknowledgements or responses may have finished the oldest ones.
+ */
+void mrc_req_complete(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+
+	while (req->done != req->send) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
+		bool rd = mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe);
+
+		if (w->status) {
+			mrc_req_post_cqe(qp, w, w->status);
+			if (rd && w->next_pkt)
+				req->rd_atomic--;
+			mrc_swqe_release(w);
+			req->done++;
+			mrc_queue_store_cons(&qp->sq, req->done);
+			mrc_qp_error(qp);	/* the rest is flushed */
+			return;
+		}
+		if (!mrc_swqe_done(qp, w))
+			return;
+		if (qp->sq_sig_all || (w->wqe->send_flags & IB_SEND_SIGNALED))
+			mrc_req_post_cqe(qp, w, IB_WC_SUCCESS);
+		if (rd && w->next_pkt)
+			req->rd_atomic--;
+		mrc_swqe_release(w);
+		req->done++;
+		mrc_queue_store_cons(&qp->sq, req->done);
+	}
+}
+
+/*
+ * The QP is in ERR: complete the failed WQE with its status and every
+ * other posted one with WR_FLUSH_ERR. Runs from the work item or modify_qp.
+ */
+void mrc_req_flush(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+	u32 prod;
+
+	spin_lock_bh(&req->lock);
+	prod = mrc_queue_load_prod(&qp->sq);
+	if (mrc_queue_count(&qp->sq, prod, req->done) >= 0)
+		mrc_req_fetch(qp);
+	req->send = req->next;
+	while (req->done != req->next) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
+
+		mrc_req_post_cqe(qp, w, w->status ? w->status : IB_WC_WR_FLUSH_ERR);
+		mrc_swqe_release(w);
+		req->done++;
+	}
+	mrc_queue_store_cons(&qp->sq, req->done);
+	req->rd_atomic = 0;
+	del_timer(&req->timer);
+	spin_unlock_bh(&req->lock);
+}

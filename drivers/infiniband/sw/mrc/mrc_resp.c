@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_resp.c - the responder: places every request packet the moment it
+ * arrives, at the address it names (WRITE: va + offset; SEND: offset into
+ * the receive WQE numbered by the packet's rsn), so arrival order does not
+ * matter; records the PSN in the receive window (the MPR); and acts on
+ * message boundaries only when every earlier PSN is in - that is when
+ * receive completions are posted and READs/atomics execute, which keeps RC
+ * ordering (a WRITE is placed before a later SEND completes or a later
+ * READ reads). ACKs carry the cumulative PSN and a SACK bitmap.
+ *
+ * Runs in the receive softirq under resp.lock; READ responses are sent by
+ * a work item so a large READ never holds the softirq.
+ */
+#include <linux/slab.h>
+
+#include "core/mrc_seg.h"
+#include "mrc.h"
+#include "mrc_cq.h"
+#include "mrc_pkt.h"
+#include "mrc_qp.h"
+#include "mrc_stats.h"
+
+#define MRC_RESP_READS		256	/* READ jobs queued per QP */
+#define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
+#define MRC_RESP_BUDGET		64	/* READ response packets per work run */
+#define MRC_RESP_ACK_EVERY	16
+
+/* Atomics are atomic against each other across all QPs of all devices. */
+static DEFINE_SPINLOCK(mrc_atomic_lock);
+
+static void mrc_resp_work(struct work_struct *work);
+
+static inline struct mrc_resp_evt *mrc_resp_evt(struct mrc_qp *qp, u32 psn)
+{
+	return &qp->resp.evt[psn & (qp->window - 1)];
+}
+
+int mrc_resp_init(struct mrc_qp *qp)
+{
+	struct mrc_resp *resp = &qp->resp;
+	u32 i, slots = qp->srq ? 0 : qp->rq.num_slots;
+
+	spin_lock_init(&resp->lock);
+	INIT_WORK(&resp->work, mrc_resp_work);
+	resp->rxw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
+	resp->evt = kvcalloc(qp->window, sizeof(*resp->evt), GFP_KERNEL);
+	resp->reads = kcalloc(MRC_RESP_READS, sizeof(*resp->reads), GFP_KERNEL);
+	resp->atomics = kcalloc(MRC_RESP_ATOMICS, sizeof(*resp->atomics), GFP_KERNEL);
+	if (slots) {
+		resp->rwqe = kvcalloc(slots, sizeof(*resp->rwqe), GFP_KERNEL);
+		resp->raw = kvcalloc(slots, qp->rq.slot_size, GFP_KERNEL);
+	}
+	if (!resp->rxw_map || !resp->evt || !resp->reads || !resp->atomics ||
+	    (slots && (!resp->rwqe || !resp->raw))) {
+		mrc_resp_free(qp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < slots; i++)
+		resp->rwqe[i].wqe = (void *)(resp->raw + (size_t)i * qp->rq.slot_size);
+	return mrc_rx_window_init(&resp->rxw, qp->window, resp->rxw_map,
+				  MRC_WINDOW_WORDS(qp->window), 0);
+}
+
+void mrc_resp_free(struct mrc_qp *qp)
+{
+	struct mrc_resp *resp = &qp->resp;
+
+	kfree(resp->rxw_map);
+	kvfree(resp->evt);
+	kfree(resp->reads);
+	kfree(resp->atomics);
+	kvfree(resp->rwqe);
+	kvfree(resp->raw);
+	memset(resp, 0, sizeof(*resp));
+}
+
+void mrc_resp_stop(struct mrc_qp *qp)
+{
+	cancel_work_sync(&qp->resp.work);
+}
+
+static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_resp *resp = &qp->resp;
+	u32 i;
+
+	mrc_rx_window_init(&resp->rxw, qp->window, resp->rxw_map,
+			   MRC_WINDOW_WORDS(qp->window), psn);
+	memset(resp->evt, 0, qp->window * sizeof(*resp->evt));
+	if (!qp->srq) {
+		resp->rq_base = *mrc_queue_cons_ptr(&qp->rq);
+		for (i = 0; i < qp->rq.num_slots; i++)
+			resp->rwqe[i].valid = false;
+	}
+	resp->rsn_done = 0;
+	resp->msn_done = 0;
+	resp->since_ack = 0;
+	resp->read_head = resp->read_tail = 0;
+	memset(resp->atomics, 0, MRC_RESP_ATOMICS * sizeof(*resp->atomics));
+	resp->atomic_next = 0;
+}
+
+/* Entering RTR: expect the rq_psn the application gave. */
+void mrc_resp_start(struct mrc_qp *qp)
+{
+	spin_lock_bh(&qp->resp.lock);
+	mrc_resp_reset_locked(qp, qp->attr.rq_psn);
+	spin_unlock_bh(&qp->resp.lock);
+}
+
+void mrc_resp_discard(struct mrc_qp *qp)
+{
+	spin_lock_bh(&qp->resp.lock);
+	if (!qp->srq)
+		mrc_queue_store_cons(&qp->rq, mrc_queue_load_prod(&qp->rq));
+	mrc_resp_reset_locked(qp, 0);
+	spin_unlock_bh(&qp->resp.lock);
+}
+
+static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
+			      u32 nak_psn, bool fatal, u16 ev)
+{
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_pkt_hdr hdr = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	hdr.opcode = nak ? MRC_OP_NAK : MRC_OP_ACK;
+	hdr.dest_qpn = qp->attr.dest_qp_num;
+	hdr.psn = nak ? nak_psn : mrc_rx_window_cum(&resp->rxw);
+	hdr.ack.msn = resp->msn_done - 1;	/* last completed; ~0 before any */
+	hdr.ack.ev = ev;
+	hdr.ack.nak_code = nak;
+	hdr.ack.nak_value = nak_value;
+	if (fatal) {
+		/* everything before the failed PSN, and nothing after it */
+		hdr.ack.sack.cum_psn = nak_psn;
+		hdr.ack.sack.sack_base = nak_psn;
+	} else {
+		mrc_rx_window_sack(&resp->rxw, &hdr.ack.sack);
+	}
+
+	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
+	if (!skb)
+		return;
+	if (!mrc_pkt_send(qp, skb, ev))
+		mrc_stats_inc(mdev, nak ? MRC_CNT_NAKS_SENT : MRC_CNT_ACKS_SENT);
+	resp->since_ack = 0;
+}
+
+/*
+ * The receive WQE message @rsn consumes, copied out of the RQ ring once.
+ * -EAGAIN: not posted yet (RNR); -EINVAL: not a number we can accept.
+ */
+static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
+{
+	struct mrc_resp *resp = &qp->resp;
+	u32 cons = resp->rq_base + resp->rsn_done;
+	u32 idx = resp->rq_base + rsn;
+	u32 prod = mrc_queue_load_prod(&qp->rq);
+	struct mrc_rwqe *rw;
+
+	if (qp->srq) {
+		*err = -EOPNOTSUPP;	/* SRQ receives: not in the data path yet */
+		return NULL;
+	}
+	if (rsn - resp->rsn_done >= qp->rq.num_slots) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (mrc_queue_count(&qp->rq, prod, cons) < 0 ||
+	    idx - cons >= prod - cons) {
+		*err = -EAGAIN;
+		return NULL;
+	}
+	rw = &resp->rwqe[idx & (qp->rq.num_slots - 1)];
+	if (!rw->valid || rw->rsn != rsn) {
+		memcpy(rw->wqe, mrc_queue_slot(&qp->rq, idx), qp->rq.slot_size);
+		if (rw->wqe->num_sge > qp->max_recv_sge) {
+			*err = -EINVAL;
+			return NULL;
+		}
+		rw->rsn = rsn;
+		rw->valid = true;
+	}
+	return rw;
+}
+
+static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt *e,
+				   u8 status)
+{
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_rwqe *rw = &resp->rwqe[(resp->rq_base + e->rsn) &
+					  (qp->rq.num_slots - 1)];
+	struct mrc_cqe cqe = {
+		.wr_id = rw->wqe->wr_id,
+		.status = status,
+		.opcode = e->opcode == MRC_OP_WRITE_IMM ?
+			  IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV,
+		.byte_len = e->len,
+		.qp_num = qp->ibqp.qp_num,
+		.src_qp = qp->attr.dest_qp_num,
+	};
+
+	if (e->opcode != MRC_OP_SEND) {
+		cqe.imm_data = (__force u32)cpu_to_be32(e->imm);
+		cqe.wc_flags = IB_WC_WITH_IMM;
+	}
+	rw->valid = false;
+	resp->rsn_done++;
+	mrc_queue_store_cons(&qp->rq, resp->rq_base + resp->rsn_done);
+	if (mrc_cq_post(qp->rcq, &cqe, e->solicited))
+		mrc_qp_error(qp);
+}
+
+static int mrc_resp_check_rkey(struct mrc_qp *qp, u32 rkey, int access,
+			       u64 va, u64 len)
+{
+	struct mrc_mr *mr;
+
+	if (!(qp->attr.qp_access_flags & access))
+		return -EACCES;
+	if (!len)
+		return 0;
+	mr = mrc_mr_get(mrc_qp_dev(qp), qp->ibqp.pd, rkey, access, va, len);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	mrc_mr_put(mr);
+	return 0;
+}
+
+/* Queue the READ in @e; the work item sends its responses. */
+static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e)
+{
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_read_job *job;
+
+	if (mrc_resp_check_rkey(qp, e->rkey, IB_ACCESS_REMOTE_READ,
+				e->va + e->offset, e->len))
+		return MRC_NAK_REMOTE_ACCESS;
+	if (resp->read_tail - resp->read_head >= MRC_RESP_READS)
+		return 0;	/* too many: the requester asks again later */
+
+	job = &resp->reads[resp->read_tail++ % MRC_RESP_READS];
+	job->psn = psn;
+	job->npkts = mrc_seg_count(e->len, qp->mtu);
+	job->next = 0;
+	job->offset = e->offset;
+	job->len = e->len;
+	job->msg_len = e->msg_len;
+	job->msn = e->msn;
+	job->rkey = e->rkey;
+	job->va = e->va;
+	queue_work(mrc_wq, &resp->work);
+	return 0;
+}
+
+static void mrc_resp_send_atomic_resp(struct mrc_qp *qp, u32 psn, u32 msn,
+				      u64 orig, u16 ev)
+{
+	struct mrc_pkt_hdr hdr = {
+		.opcode = MRC_OP_ATOMIC_RESP,
+		.dest_qpn = qp->attr.dest_qp_num,
+		.psn = psn,
+		.atomic_resp = { .msn = msn, .orig = orig },
+	};
+	struct sk_buff *skb;
+	void *payload;
+
+	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
+	if (skb)
+		mrc_pkt_send(qp, skb, ev);
+}
+
+static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e,
+			  u16 ev)
+{
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_atomic_res *res;
+	struct mrc_mr *mr;
+	u64 orig, val;
+
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC) || (e->va & 7))
+		return MRC_NAK_REMOTE_ACCESS;
+	mr = mrc_mr_get(mrc_qp_dev(qp), qp->ibqp.pd, e->rkey,
+			IB_ACCESS_REMOTE_ATOMIC, e->va, 8);
+	if (IS_ERR(mr))
+		return MRC_NAK_REMOTE_ACCESS;
+
+	spin_lock(&mrc_atomic_lock);
+	mrc_mr_copy(mr, e->va, &orig, 8, MRC_FROM_MR);
+	if (e->opcode == MRC_OP_ATOMIC_CSWAP)
+		val = orig == e->compare ? e->swap_add : orig;
+	else
+		val = orig + e->swap_add;
+	mrc_mr_copy(mr, e->va, &val, 8, MRC_TO_MR);
+	spin_unlock(&mrc_atomic_lock);
+	mrc_mr_put(mr);
+
+	res = &resp->atomics[resp->atomic_next++ % MRC_RESP_ATOMICS];
+	res->psn = psn;
+	res->msn = e->msn;
+	res->orig = orig;
+	res->valid = true;
+	mrc_resp_send_atomic_resp(qp, psn, e->msn, orig, ev);
+	return 0;
+}
+
+/*
+ * cum moved from @from to @to: every PSN before @to is in. Act on the
+ * message boundaries in between, in PSN (= posting) order.
+ */
+static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 ev)
+{
+	u32 psn;
+
+	for (psn = from; psn != to; psn++) {
+		struct mrc_resp_evt *e = mrc_resp_evt(qp, psn);
+		u8 nak = e->nak;
+
+		if (!e->opcode)
+			continue;
+		switch (e->opcode) {
+		case MRC_OP_SEND:
+		case MRC_OP_SEND_IMM:
+		case MRC_OP_WRITE_IMM:
+			if (!nak)
+				mrc_resp_post_recv_cqe(qp, e, IB_WC_SUCCESS);
+			break;
+		case MRC_OP_READ_REQ:
+			if (!nak)
+				nak = mrc_resp_start_read(qp, psn, e);
+			break;
+		case MRC_OP_ATOMIC_CSWAP:
+		case MRC_OP_ATOMIC_FADD:
+			if (!nak)
+				nak = mrc_resp_atomic(qp, psn, e, ev);
+			break;
+		}
+		e->opcode = 0;
+		if (!nak)
+			qp->resp.msn_done++;
+		if (nak) {
+			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_REMOTE_ACCESS_ERRORS);
+			mrc_resp_send_ack(qp, nak, 0, psn, true, ev);
+			mrc_qp_error(qp);
+			return;
+		}
+	}
+}
+
+/* Place a SEND / WRITE packet; returns the NAK code it earns, if any. */
+static u8 mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+			 struct sk_buff *skb, struct mrc_rwqe *rw)
+{
+	const struct mrc_wire_msg *m = &hdr->msg;
+	u32 len = hdr->payload_len;
+	void *data = skb->data + hdr->hdr_len;
+	struct mrc_mr *mr;
+
+	switch (hdr->opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+		if (m->msg_len > mrc_sge_total((const void *)(rw->wqe + 1),
+					       rw->wqe->num_sge))
+			return MRC_NAK_INVALID_REQUEST;
+		if (len && mrc_sge_copy(qp, (const void *)(rw->wqe + 1),
+					rw->wqe->num_sge, m->offset, data, len,
+					MRC_TO_MR))
+			return MRC_NAK_REMOTE_OP;
+		return 0;
+	default:	/* WRITE, WRITE_IMM */
+		if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE))
+			return MRC_NAK_REMOTE_ACCESS;
+		if (!len)
+			return 0;
+		mr = mrc_mr_get(mrc_qp_dev(qp), qp->ibqp.pd, m->rkey,
+				IB_ACCESS_REMOTE_WRITE, m->va + m->offset, len);
+		if (IS_ERR(mr))
+			return MRC_NAK_REMOTE_ACCESS;
+		mrc_mr_copy(mr, m->va + m->offset, data, len, MRC_TO_MR);
+		mrc_mr_put(mr);
+		return 0;
+	}
+}
+
+/* A duplicate READ/atomic request: answer it again (executing READ anew). */
+static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+			       u16 ev)
+{
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_resp_evt e = {};
+	u32 i;
+
+	if (!mrc_psn_before(hdr->psn, mrc_rx_window_cum(&resp->rxw)))
+		return;		/* the original has not executed yet */
+
+	switch (hdr->opcode) {
+	case MRC_OP_READ_REQ:
+		e.rkey = hdr->msg.rkey;
+		e.va = hdr->msg.va;
+		e.offset = hdr->msg.offset;
+		e.len = hdr->msg.read_len;
+		e.msg_len = hdr->msg.msg_len;
+		e.msn = hdr->msg.msn;
+		if (mrc_resp_start_read(qp, hdr->psn, &e))
+			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
+					  false, ev);
+		break;
+	case MRC_OP_ATOMIC_CSWAP:
+	case MRC_OP_ATOMIC_FADD:
+		for (i = 0; i < MRC_RESP_ATOMICS; i++) {
+			struct mrc_atomic_res *r = &resp->atomics[i];
+
+			if (r->valid && r->psn == hdr->psn) {
+				mrc_resp_send_atomic_resp(qp, r->psn, r->msn,
+							  r->orig, ev);
+				break;
+			}
+		}
+		break;
+	}
+}
+
+void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+		   struct sk_buff *skb, u16 ev)
+{
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_resp *resp = &qp->resp;
+	enum ib_qp_state state = mrc_qp_state(qp);
+	u32 psn = hdr->psn, n = 1, cum, i, adv, total = 0;
+	struct mrc_rwqe *rw = NULL;
+	struct mrc_resp_evt *e;
+	bool ack = hdr->flags & MRC_WIRE_F_ACK_REQ;
+	int err = 0;
+	u8 nak = 0;
+
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD && state != IB_QPS_SQE) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
+		return;
+	}
+
+	spin_lock_bh(&resp->lock);
+	cum = mrc_rx_window_cum(&resp->rxw);
+	if (hdr->opcode == MRC_OP_READ_REQ)
+		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
+
+	if (mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn)) {
+		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
+		mrc_resp_duplicate(qp, hdr, ev);
+		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
+		goto out;
+	}
+	if (psn + n - 1 - cum >= qp->window || n > qp->window) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_OUT_OF_WINDOW);
+		mrc_resp_send_ack(qp, MRC_NAK_OUT_OF_WINDOW, 0, psn, false, ev);
+		goto out;
+	}
+
+	switch (hdr->opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_WRITE_IMM:
+		rw = mrc_resp_rwqe(qp, hdr->msg.rsn, &err);
+		if (err == -EAGAIN) {
+			mrc_resp_send_ack(qp, MRC_NAK_RNR, qp->attr.min_rnr_timer,
+					  psn, false, ev);
+			goto out;
+		}
+		if (err) {
+			nak = err == -EOPNOTSUPP ? MRC_NAK_REMOTE_OP :
+						   MRC_NAK_INVALID_REQUEST;
+			break;
+		}
+		fallthrough;
+	case MRC_OP_WRITE:
+		nak = mrc_resp_place(qp, hdr, skb, rw);
+		break;
+	default:
+		break;
+	}
+
+	/* in the window now: remember what its PSN owes, then slide */
+	if (psn != cum)
+		mrc_stats_inc(mdev, MRC_CNT_OUT_OF_ORDER);
+	e = mrc_resp_evt(qp, psn);
+	memset(e, 0, sizeof(*e));
+	e->nak = nak;
+	switch (hdr->opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_WRITE_IMM:
+		if (nak || mrc_pkt_is_last(hdr, hdr->payload_len))
+			e->opcode = hdr->opcode;
+		e->rsn = hdr->msg.rsn;
+		e->len = hdr->msg.msg_len;
+		e->imm = hdr->msg.imm;
+		e->solicited = !!(hdr->flags & MRC_WIRE_F_SOLICITED);
+		break;
+	case MRC_OP_WRITE:
+		if (nak)
+			e->opcode = hdr->opcode;
+		break;
+	case MRC_OP_READ_REQ:
+		e->opcode = hdr->opcode;
+		e->rkey = hdr->msg.rkey;
+		e->va = hdr->msg.va;
+		e->offset = hdr->msg.offset;
+		e->len = hdr->msg.read_len;
+		e->msg_len = hdr->msg.msg_len;
+		e->msn = hdr->msg.msn;
+		break;
+	case MRC_OP_ATOMIC_CSWAP:
+	case MRC_OP_ATOMIC_FADD:
+		e->opcode = hdr->opcode;
+		e->rkey = hdr->atomic.rkey;
+		e->va = hdr->atomic.va;
+		e->swap_add = hdr->atomic.swap_add;
+		e->compare = hdr->atomic.compare;
+		e->msn = hdr->atomic.msn;
+		break;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(*e));
+		mrc_rx_window_accept(&resp->rxw, psn + i, &adv);
+		total += adv;
+	}
+	if (total)
+		mrc_resp_advance(qp, cum, cum + total, ev);
+
+	if (++resp->since_ack >= MRC_RESP_ACK_EVERY ||
+	    mrc_rx_window_has_ooo(&resp->rxw))
+		ack = true;
+	if (ack && mrc_qp_state(qp) != IB_QPS_ERR)
+		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
+out:
+	spin_unlock_bh(&resp->lock);
+}
+
+/* Send READ responses, a budget's worth per run. */
+static void mrc_resp_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, resp.work);
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	int budget = MRC_RESP_BUDGET;
+	bool more;
+
+	spin_lock_bh(&resp->lock);
+	while (budget > 0 && resp->read_head != resp->read_tail &&
+	       mrc_qp_state(qp) != IB_QPS_ERR) {
+		struct mrc_read_job *job = &resp->reads[resp->read_head % MRC_RESP_READS];
+		struct mrc_pkt_hdr hdr = {};
+		u32 off, seg;
+		struct sk_buff *skb;
+		struct mrc_mr *mr;
+		void *payload;
+
+		if (job->next == job->npkts) {
+			resp->read_head++;
+			continue;
+		}
+		mrc_seg_get(job->len, qp->mtu, job->next, &off, &seg);
+		off += job->offset;
+		hdr.opcode = MRC_OP_READ_RESP;
+		hdr.dest_qpn = qp->attr.dest_qp_num;
+		hdr.psn = job->psn + job->next;
+		hdr.msg.msn = job->msn;
+		hdr.msg.offset = off;
+		hdr.msg.msg_len = job->msg_len;
+
+		skb = mrc_pkt_alloc(qp, &hdr, seg, &payload);
+		if (!skb)
+			break;
+		if (seg) {
+			mr = mrc_mr_get(mdev, qp->ibqp.pd, job->rkey,
+					IB_ACCESS_REMOTE_READ, job->va + off, seg);
+			if (IS_ERR(mr)) {
+				kfree_skb(skb);
+				mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0,
+						  job->psn, false, mrc_qp_next_ev(qp));
+				resp->read_head++;
+				continue;
+			}
+			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
+			mrc_mr_put(mr);
+		}
+		mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
+		job->next++;
+		budget--;
+	}
+	more = resp->read_head != resp->read_tail;
+	spin_unlock_bh(&resp->lock);
+	if (more && !READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR)
+		queue_work(mrc_wq, &resp->work);
+}
+
+/* The QP is in ERR: complete every posted receive with WR_FLUSH_ERR. */
+void mrc_resp_flush(struct mrc_qp *qp)
+{
+	struct mrc_resp *resp = &qp->resp;
+	u32 prod, cons;
+	int n;
+
+	if (qp->srq)
+		return;		/* shared receives belong to no single QP */
+
+	spin_lock_bh(&resp->lock);
+	prod = mrc_queue_load_prod(&qp->rq);
+	cons = resp->rq_base + resp->rsn_done;
+	n = mrc_queue_count(&qp->rq, prod, cons);
+	for (; n > 0; n--) {
+		struct mrc_resp_evt e = { .opcode = MRC_OP_SEND, .rsn = resp->rsn_done };
+		struct mrc_rwqe *rw = &resp->rwqe[cons & (qp->rq.num_slots - 1)];
+
+		if (!rw->valid || rw->rsn != resp->rsn_done) {
+			memcpy(rw->wqe, mrc_queue_slot(&qp->rq, cons), qp->rq.slot_size);
+			rw->rsn = resp->rsn_done;
+			rw->valid = true;
+		}
+		mrc_resp_post_recv_cqe(qp, &e, IB_WC_WR_FLUSH_ERR);
+		cons++;
+	}
+	resp->read_head = resp->read_tail;
+	spin_unlock_bh(&resp->lock);
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_stats.c - device counters: per-CPU on the data path, summed when
+ * `rdma statistic show` (or sysfs hw_counters) reads them.
+ */
+#include "mrc.h"
+#include "mrc_stats.h"
+
+static const struct rdma_stat_desc mrc_counter_descs[] = {
+	[MRC_CNT_TX_PACKETS].name = "tx_packets",
+	[MRC_CNT_TX_BYTES].name = "tx_bytes",
+	[MRC_CNT_RX_PACKETS].name = "rx_packets",
+	[MRC_CNT_RX_BYTES].name = "rx_bytes",
+	[MRC_CNT_RETRANSMITS].name = "retransmits",
+	[MRC_CNT_TIMEOUTS].name = "timeouts",
+	[MRC_CNT_RNR_RETRIES].name = "rnr_retries",
+	[MRC_CNT_DUPLICATES].name = "duplicates",
+	[MRC_CNT_OUT_OF_ORDER].name = "out_of_order",
+	[MRC_CNT_ACKS_SENT].name = "acks_sent",
+	[MRC_CNT_ACKS_RECEIVED].name = "acks_received",
+	[MRC_CNT_NAKS_SENT].name = "naks_sent",
+	[MRC_CNT_NAKS_RECEIVED].name = "naks_received",
+	[MRC_CNT_DROP_TRUNCATED].name = "drop_truncated",
+	[MRC_CNT_DROP_BAD_HEADER].name = "drop_bad_header",
+	[MRC_CNT_DROP_UNKNOWN_QP].name = "drop_unknown_qp",
+	[MRC_CNT_DROP_QP_STATE].name = "drop_qp_state",
+	[MRC_CNT_DROP_OUT_OF_WINDOW].name = "drop_out_of_window",
+	[MRC_CNT_DROP_BAD_ACK].name = "drop_bad_ack",
+	[MRC_CNT_DROP_NO_ROUTE].name = "drop_no_route",
+	[MRC_CNT_DROP_NOMEM].name = "drop_nomem",
+	[MRC_CNT_REMOTE_ACCESS_ERRORS].name = "remote_access_errors",
+	[MRC_CNT_QP_ERRORS].name = "qp_errors",
+};
+
+static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);
+
+int mrc_stats_init(struct mrc_dev *mdev)
+{
+	mdev->stats = alloc_percpu(struct mrc_stats);
+	return mdev->stats ? 0 : -ENOMEM;
+}
+
+void mrc_stats_free(struct mrc_dev *mdev)
+{
+	free_percpu(mdev->stats);
+	mdev->stats = NULL;
+}
+
+void mrc_stats_add(struct mrc_dev *mdev, enum mrc_counter c, u64 n)
+{
+	this_cpu_add(mdev->stats->v[c], n);
+}
+
+struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port_num)
+{
+	return rdma_alloc_hw_stats_struct(mrc_counter_descs, MRC_NR_COUNTERS,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port_num, int index)
+{
+	struct mrc_dev *mdev = to_mdev(ibdev);
+	int cpu, i;
+
+	for (i = 0; i < MRC_NR_COUNTERS; i++)
+		stats->value[i] = 0;
+	for_each_possible_cpu(cpu) {
+		const struct mrc_stats *s = per_cpu_ptr(mdev->stats, cpu);
+
+		for (i = 0; i < MRC_NR_COUNTERS; i++)
+			stats->value[i] += READ_ONCE(s->v[i]);
+	}
+	return MRC_NR_COUNTERS;
+}

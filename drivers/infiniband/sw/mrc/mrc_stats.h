@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mrc_stats.h - device counters, shown by `rdma statistic show`.
+ */
+#ifndef MRC_STATS_H
+#define MRC_STATS_H
+
+#include <linux/percpu.h>
+#include <rdma/ib_verbs.h>
+
+enum mrc_counter {
+	MRC_CNT_TX_PACKETS,
+	MRC_CNT_TX_BYTES,
+	MRC_CNT_RX_PACKETS,
+	MRC_CNT_RX_BYTES,
+	MRC_CNT_RETRANSMITS,
+	MRC_CNT_TIMEOUTS,
+	MRC_CNT_RNR_RETRIES,
+	MRC_CNT_DUPLICATES,
+	MRC_CNT_OUT_OF_ORDER,
+	MRC_CNT_ACKS_SENT,
+	MRC_CNT_ACKS_RECEIVED,
+	MRC_CNT_NAKS_SENT,
+	MRC_CNT_NAKS_RECEIVED,
+	MRC_CNT_DROP_TRUNCATED,
+	MRC_CNT_DROP_BAD_HEADER,
+	MRC_CNT_DROP_UNKNOWN_QP,
+	MRC_CNT_DROP_QP_STATE,
+	MRC_CNT_DROP_OUT_OF_WINDOW,
+	MRC_CNT_DROP_BAD_ACK,
+	MRC_CNT_DROP_NO_ROUTE,
+	MRC_CNT_DROP_NOMEM,
+	MRC_CNT_REMOTE_ACCESS_ERRORS,
+	MRC_CNT_QP_ERRORS,
+	MRC_NR_COUNTERS
+};
+
+struct mrc_stats {
+	u64 v[MRC_NR_COUNTERS];
+};
+
+struct mrc_dev;
+
+int mrc_stats_init(struct mrc_dev *mdev);
+void mrc_stats_free(struct mrc_dev *mdev);
+void mrc_stats_add(struct mrc_dev *mdev, enum mrc_counter c, u64 n);
+
+static inline void mrc_stats_inc(struct mrc_dev *mdev, enum mrc_counter c)
+{
+	mrc_stats_add(mdev, c, 1);
+}
+
+struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port_num);
+int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port_num, int index);
+
+#endif /* MRC_STATS_H */
