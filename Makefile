@@ -6,10 +6,11 @@
 #   make setup      install build/test dependencies from Debian (idempotent)
 #   make check      setup + module + host unit tests + VM selftests  (the test command)
 #   make demo       setup + module + boot the VM and show mrc at work (the demo command)
-#   make unit       host unit tests of the protocol core (ASan/UBSan)
+#   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
+#   make userspace  build the rdma-core provider libmrc-rdmav34.so (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++
 #   make vm-test    VM selftests only
-#   make install    install mrc.ko on this host (modules_install + depmod)
+#   make install    install mrc.ko and the verbs provider on this host
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD ?= $(TOP)/build
@@ -22,12 +23,21 @@ KVER = $(notdir $(patsubst %/build,%,$(realpath $(dir $(KDIR))/..)))
 
 MODULE := drivers/infiniband/sw/mrc/mrc.ko
 
-.PHONY: all modules setup check demo vm-demo unit lint vm-test sparse install clean help
+# The verbs provider: built without sanitizers (libibverbs dlopens it into ordinary programs),
+# installed where Debian's libibverbs looks for providers.
+USERSPACE_BUILD := $(BUILD)/userspace
+PROVIDER := $(USERSPACE_BUILD)/userspace/provider/libmrc-rdmav34.so
+MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+VERBS_PROVIDER_DIR ?= /usr/lib/$(MULTIARCH)/libibverbs
+VERBS_CONFIG_DIR ?= /etc/libibverbs.d
+CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
+
+.PHONY: all modules setup check demo vm-demo unit userspace lint vm-test sparse install clean help
 
 all: modules
 
 help:
-	@sed -n '3,12p' $(TOP)/Makefile
+	@sed -n '3,13p' $(TOP)/Makefile
 
 setup:
 	@$(TOP)/scripts/setup.sh $(BUILD)
@@ -44,24 +54,29 @@ sparse:
 	@! grep -E "warning|error" $(BUILD)/sparse.log
 
 unit:
-	cmake -S $(TOP) -B $(BUILD)/unit -G Ninja
+	cmake -S $(TOP) -B $(BUILD)/unit -G Ninja $(CMAKE_DEPS)
 	ninja -C $(BUILD)/unit
 	ctest --test-dir $(BUILD)/unit --output-on-failure
+
+userspace:
+	cmake -S $(TOP) -B $(USERSPACE_BUILD) -G Ninja $(CMAKE_DEPS) -DMRC_SANITIZE=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo
+	ninja -C $(USERSPACE_BUILD) userspace
 
 # userspace C++ honours the repo's .clang-format and .clang-tidy
 lint: unit
 	ninja -C $(BUILD)/unit format-check tidy
 
-vm-test: modules
-	$(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests
+vm-test: modules userspace
+	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests
 
 # setup may install the kernel headers, so KDIR is found by a fresh make
 demo: setup
 	$(MAKE) -C $(TOP) modules
 	$(MAKE) -C $(TOP) vm-demo
 
-vm-demo: modules
-	$(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --demo
+vm-demo: modules userspace
+	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --demo
 
 check: setup
 	$(MAKE) -C $(TOP) modules
@@ -70,10 +85,12 @@ check: setup
 	$(MAKE) -C $(TOP) lint
 	$(MAKE) -C $(TOP) vm-test
 
-install: modules
+install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 	depmod -a $(KVER)
+	install -D -m 0644 $(PROVIDER) $(DESTDIR)$(VERBS_PROVIDER_DIR)/libmrc-rdmav34.so
+	install -D -m 0644 $(TOP)/userspace/provider/mrc.driver $(DESTDIR)$(VERBS_CONFIG_DIR)/mrc.driver
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
-	rm -rf $(BUILD)/unit $(BUILD)/vm
+	rm -rf $(BUILD)/unit $(BUILD)/userspace $(BUILD)/vm

@@ -5,12 +5,17 @@
 # re-indexed with depmod, and the selftests.
 #
 # Usage: mkinitramfs.sh KVER MODULE_KO OUT_CPIO
+# The userspace build (`make userspace`: the verbs provider, mrc_verbs_probe) is taken from
+# $MRC_USERSPACE_BUILD, by default the userspace/ directory next to OUT_CPIO's directory.
 set -euo pipefail
 
 kver=$1 module_ko=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 root=$(dirname "$out")/root
+userspace=${MRC_USERSPACE_BUILD:-$(cd "$(dirname "$out")/.." && pwd)/userspace}
+provider=$userspace/userspace/provider/libmrc-rdmav34.so
+[ -r "$provider" ] || { echo "mkinitramfs: no $provider (run make userspace)" >&2; exit 1; }
 
 rm -rf "$root"
 mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,proc,sys,dev,tmp,run,root,mrc}
@@ -44,11 +49,16 @@ grep -v '^#' "$here/programs" | while read -r prog; do
 	put_elf "$path" "/usr/bin/$prog"
 done
 
-# libibverbs providers the VM uses, and their driver entries
+# libibverbs providers the VM uses, and their driver entries: rxe from the host, ours built here
+verbs_dir=/usr/lib/x86_64-linux-gnu/libibverbs
 for drv in rxe; do
 	put "/etc/libibverbs.d/$drv.driver"
-	put_elf "/usr/lib/x86_64-linux-gnu/libibverbs/lib$drv-rdmav34.so"
+	put_elf "$verbs_dir/lib$drv-rdmav34.so"
 done
+put_elf "$provider" "$verbs_dir/libmrc-rdmav34.so"
+put "$top/userspace/provider/mrc.driver" /etc/libibverbs.d/mrc.driver
+# our verbs tools, where the selftests find them on PATH
+put_elf "$userspace/userspace/provider/mrc_verbs_probe" /usr/bin/mrc_verbs_probe
 
 # Kernel modules: the closure of what the VM needs, plus ours in extra/
 mods=$root/lib/modules/$kver

@@ -599,21 +599,40 @@ static void mrc_req_work(struct work_struct *work)
 		mrc_req_kick(qp);	/* more to do: let others run first */
 }
 
-/* Post a completion for @w; @status overrides a success. */
-static void mrc_req_post_cqe(struct mrc_qp *qp, struct mrc_swqe *w, u8 status)
+/* The completion of @w with @status. */
+static void mrc_req_fill_cqe(struct mrc_qp *qp, const struct mrc_swqe *w,
+			     u8 status, struct mrc_cqe *cqe)
 {
-	struct mrc_cqe cqe = {
-		.wr_id = w->wqe->wr_id,
-		.status = status,
-		.opcode = mrc_wqe_wc_opcode(w->wqe),
-		.qp_num = qp->ibqp.qp_num,
-	};
-
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->wr_id = w->wqe->wr_id;
+	cqe->status = status;
+	cqe->opcode = mrc_wqe_wc_opcode(w->wqe);
+	cqe->qp_num = qp->ibqp.qp_num;
 	if (mrc_wqe_is_read(w->wqe))
-		cqe.byte_len = mrc_wqe_length(w->wqe);
+		cqe->byte_len = mrc_wqe_length(w->wqe);
 	else if (mrc_wqe_is_atomic(w->wqe))
-		cqe.byte_len = 8;
-	if (mrc_cq_post(qp->scq, &cqe, false))
+		cqe->byte_len = 8;
+}
+
+/*
+ * Retire the oldest WQE: free its SQ slot first, then post its completion
+ * (if any), so an application that polls the CQE and posts at once always
+ * finds the slot free.
+ */
+static void mrc_req_retire(struct mrc_qp *qp, struct mrc_swqe *w, u8 status,
+			   bool signal)
+{
+	struct mrc_req *req = &qp->req;
+	struct mrc_cqe cqe;
+
+	mrc_req_fill_cqe(qp, w, status, &cqe);
+	if ((mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe)) &&
+	    w->next_pkt && req->rd_atomic)
+		req->rd_atomic--;
+	mrc_swqe_release(w);
+	req->done++;
+	mrc_queue_store_cons(&qp->sq, req->done);
+	if (signal && mrc_cq_post(qp->scq, &cqe, false))
 		mrc_qp_error(qp);
 }
 
@@ -640,27 +659,16 @@ void mrc_req_complete(struct mrc_qp *qp)
 
 	while (req->done != req->send) {
 		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
-		bool rd = mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe);
 
 		if (w->status) {
-			mrc_req_post_cqe(qp, w, w->status);
-			if (rd && w->next_pkt)
-				req->rd_atomic--;
-			mrc_swqe_release(w);
-			req->done++;
-			mrc_queue_store_cons(&qp->sq, req->done);
+			mrc_req_retire(qp, w, w->status, true);
 			mrc_qp_error(qp);	/* the rest is flushed */
 			return;
 		}
 		if (!mrc_swqe_done(qp, w))
 			return;
-		if (qp->sq_sig_all || (w->wqe->send_flags & IB_SEND_SIGNALED))
-			mrc_req_post_cqe(qp, w, IB_WC_SUCCESS);
-		if (rd && w->next_pkt)
-			req->rd_atomic--;
-		mrc_swqe_release(w);
-		req->done++;
-		mrc_queue_store_cons(&qp->sq, req->done);
+		mrc_req_retire(qp, w, IB_WC_SUCCESS, qp->sq_sig_all ||
+			       (w->wqe->send_flags & IB_SEND_SIGNALED));
 	}
 }
 
@@ -681,11 +689,9 @@ void mrc_req_flush(struct mrc_qp *qp)
 	while (req->done != req->next) {
 		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
 
-		mrc_req_post_cqe(qp, w, w->status ? w->status : IB_WC_WR_FLUSH_ERR);
-		mrc_swqe_release(w);
-		req->done++;
+		mrc_req_retire(qp, w, w->status ? w->status : IB_WC_WR_FLUSH_ERR,
+			       true);
 	}
-	mrc_queue_store_cons(&qp->sq, req->done);
 	req->rd_atomic = 0;
 	del_timer(&req->timer);
 	spin_unlock_bh(&req->lock);

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perftest over mrc between two hosts: every benchmark completes, reports
+# numbers, and its bytes cross the veth; with loss, reordering and
+# duplication on the wire the transfers still complete, with retransmits.
+#
+#   netns msta [ mrcsta ] msta0 <-- veth (netem) --> mstb0 [ mrcstb ] netns mstb
+
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_fabric.sh"
+
+# perftest 4.5 flags: old post_send API, no CPU-frequency check
+PT_COMMON="--use_old_post_send -F"
+
+# Run TOOL as server on A and client on B; all further arguments go to both.
+perf() { # TOOL ARGS...
+	local tool=$1 out gid_a gid_b
+	shift
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	server_a 18515 timeout 240 "$tool" -d mrcsta -x "$gid_a" $PT_COMMON "$@"
+	out=$(nb timeout 240 "$tool" -d mrcstb -x "$gid_b" $PT_COMMON "$@" $A4 2>&1) ||
+		{ echo "$out"; fail "$tool $* failed on the client"; }
+	wait $SERVER_PID || fail "$tool $* failed on the server"
+	echo "$out" | grep -E '^ +[0-9]+ +[0-9]+ ' | head -n 40
+	echo "$out" | grep -qE '^ +[0-9]+ +[0-9]+ +[0-9.]+' || fail "$tool printed no results"
+}
+
+wire_bytes() { echo $(( $(veth_tx_bytes msta msta0) + $(veth_tx_bytes mstb mstb0) )); }
+
+bytes_crossed() { # BEFORE MIN
+	local moved=$(( $(wire_bytes) - $1 ))
+	echo "wire bytes: $moved"
+	[ $moved -ge "$2" ] || fail "only $moved bytes on the wire, expected at least $2"
+}
+
+write_bw_all_sizes() {
+	two_hosts
+	local before=$(wire_bytes)
+	perf ib_write_bw -a -n 5
+	bytes_crossed "$before" $((5 * 8388608))
+}
+
+read_bw_all_sizes() {
+	two_hosts
+	local before=$(wire_bytes)
+	perf ib_read_bw -a -n 5
+	bytes_crossed "$before" $((5 * 8388608))
+}
+
+send_bw_all_sizes() {
+	two_hosts
+	local before=$(wire_bytes)
+	perf ib_send_bw -a -n 5
+	bytes_crossed "$before" $((5 * 8388608))
+}
+
+atomic_bw() {
+	two_hosts
+	perf ib_atomic_bw -n 200
+}
+
+write_bw_four_qps() {
+	two_hosts
+	local before=$(wire_bytes)
+	perf ib_write_bw -q 4 -s 65536 -n 50
+	bytes_crossed "$before" $((50 * 65536))
+}
+
+latency_tools() {
+	two_hosts
+	perf ib_write_lat -s 2 -n 200
+	perf ib_read_lat -s 2 -n 200
+	perf ib_send_lat -s 2 -n 200
+}
+
+lossy_wire() {
+	local ns dev
+	for ns in msta mstb; do
+		dev=${ns}0
+		ip netns exec $ns tc qdisc add dev $dev root netem \
+			loss 1% reorder 25% duplicate 1% delay 1ms
+	done
+}
+
+lossy_write_send_read_bw() {
+	two_hosts
+	lossy_wire
+	perf ib_write_bw -s 65536 -n 100
+	perf ib_send_bw -s 65536 -n 100
+	perf ib_read_bw -s 65536 -n 100
+	echo "retransmits: A $(counter mrcsta retransmits), B $(counter mrcstb retransmits)"
+	[ $(( $(counter mrcsta retransmits) + $(counter mrcstb retransmits) )) -gt 0 ] ||
+		fail "1% loss and no retransmit counted"
+	[ "$(counter mrcsta qp_errors)" -eq 0 ] || fail "a QP failed on host A"
+	[ "$(counter mrcstb qp_errors)" -eq 0 ] || fail "a QP failed on host B"
+}
+
+ktap_run \
+	write_bw_all_sizes \
+	read_bw_all_sizes \
+	send_bw_all_sizes \
+	atomic_bw \
+	write_bw_four_qps \
+	latency_tools \
+	lossy_write_send_read_bw

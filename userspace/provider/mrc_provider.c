@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * mrc_provider.c - the rdma-core glue of libmrc-rdmav34.so: device matching, the verbs ops
+ * table, every command to mrc.ko (ibv_cmd_*) and every mapping of a ring. The data path (the
+ * rings themselves) is C++ behind mrc_queues.h; this is the one file that sees
+ * <infiniband/driver.h>.
+ *
+ * Built against the system's libibverbs 44.0 public headers and rdma-core 56.1's private ones:
+ * abi_pins.h checks at compile time that the private layouts this file shares with the
+ * installed library are the ones it was built with.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <infiniband/driver.h>
+#include <infiniband/verbs.h>
+#include <kernel-abi/mrc-abi.h>
+#include <rdma/mrc-abi.h>
+
+#include "abi_pins.h"
+#include "mrc_queues.h"
+
+/*
+ * The command wrappers put driver data after the core command, as rdma-core's own providers do;
+ * clang calls that layout a GNU extension.
+ */
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+#endif
+DECLARE_DRV_CMD(umrc_get_context, IB_USER_VERBS_CMD_GET_CONTEXT, empty, mrc_alloc_ucontext_resp);
+DECLARE_DRV_CMD(umrc_create_cq, IB_USER_VERBS_CMD_CREATE_CQ, empty, mrc_create_cq_resp);
+DECLARE_DRV_CMD(umrc_resize_cq, IB_USER_VERBS_CMD_RESIZE_CQ, empty, mrc_resize_cq_resp);
+DECLARE_DRV_CMD(umrc_create_qp, IB_USER_VERBS_CMD_CREATE_QP, mrc_create_qp_cmd, mrc_create_qp_resp);
+DECLARE_DRV_CMD(umrc_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ, empty, mrc_create_srq_resp);
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+
+struct mrc_device {
+    struct verbs_device ibv_dev;
+};
+
+struct mrc_context {
+    struct verbs_context ibv_ctx;
+    uint32_t max_inline_data;
+};
+
+/* A ring mapped from the uverbs command fd. */
+struct mrc_mapping {
+    void *addr;
+    size_t size;
+};
+
+struct mrc_cq {
+    struct verbs_cq vcq;
+    struct mrc_cq_ring *ring;
+    struct mrc_mapping map;
+};
+
+struct mrc_qp {
+    struct verbs_qp vqp;
+    struct mrc_send_ring *sq;
+    struct mrc_recv_ring *rq; /* NULL when the QP receives through an SRQ */
+    struct mrc_mapping sq_map;
+    struct mrc_mapping rq_map;
+};
+
+struct mrc_srq {
+    struct verbs_srq vsrq;
+    struct mrc_recv_ring *rq;
+    struct mrc_mapping map;
+};
+
+#define to_mctx(ibctx) container_of(ibctx, struct mrc_context, ibv_ctx.context)
+#define to_mcq(ibcq)   container_of(ibcq, struct mrc_cq, vcq.cq)
+#define to_mqp(ibqp)   container_of(ibqp, struct mrc_qp, vqp.qp)
+#define to_msrq(ibsrq) container_of(ibsrq, struct mrc_srq, vsrq.srq)
+
+/* Slots must hold at least an entry's header and one SGE. */
+#define MRC_MIN_SEND_SLOT (MRC_SEND_WQE_HDR_SIZE + sizeof(struct mrc_sge))
+#define MRC_MIN_RECV_SLOT (MRC_RECV_WQE_HDR_SIZE + sizeof(struct mrc_sge))
+
+/* Map the ring @info describes; 0 or an errno value. */
+static int mrc_map_ring(struct ibv_context *ibctx, const struct mrc_ring_info *info,
+                        uint32_t min_slot_size, struct mrc_mapping *map) {
+    void *addr;
+    int err;
+
+    err = mrc_ring_info_check(info, min_slot_size);
+    if (err)
+        return err;
+    addr = mmap(NULL, info->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, ibctx->cmd_fd,
+                (off_t)info->mmap_offset);
+    if (addr == MAP_FAILED)
+        return errno;
+    map->addr = addr;
+    map->size = info->mmap_size;
+    return 0;
+}
+
+static void mrc_unmap_ring(struct mrc_mapping *map) {
+    if (map->addr)
+        munmap(map->addr, map->size);
+    map->addr = NULL;
+    map->size = 0;
+}
+
+/* Context and device */
+
+static int mrc_query_device_ex(struct ibv_context *ibctx,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr, size_t attr_size) {
+    struct ib_uverbs_ex_query_device_resp resp;
+    size_t resp_size = sizeof(resp);
+    uint64_t fw;
+    int err;
+
+    err = ibv_cmd_query_device_any(ibctx, input, attr, attr_size, &resp, &resp_size);
+    if (err)
+        return err;
+    fw = resp.base.fw_ver;
+    snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver), "%u.%u.%u",
+             (unsigned int)(fw >> 32) & 0xffff, (unsigned int)(fw >> 16) & 0xffff,
+             (unsigned int)fw & 0xffff);
+    return 0;
+}
+
+static int mrc_query_port(struct ibv_context *ibctx, uint8_t port, struct ibv_port_attr *attr) {
+    struct ibv_query_port cmd;
+
+    return ibv_cmd_query_port(ibctx, port, attr, &cmd, sizeof(cmd));
+}
+
+/* Protection domains, memory regions, address handles */
+
+static struct ibv_pd *mrc_alloc_pd(struct ibv_context *ibctx) {
+    struct ib_uverbs_alloc_pd_resp resp;
+    struct ibv_alloc_pd cmd;
+    struct ibv_pd *pd;
+    int err;
+
+    pd = calloc(1, sizeof(*pd));
+    if (!pd)
+        return NULL;
+    err = ibv_cmd_alloc_pd(ibctx, pd, &cmd, sizeof(cmd), &resp, sizeof(resp));
+    if (err) {
+        free(pd);
+        errno = err;
+        return NULL;
+    }
+    return pd;
+}
+
+static int mrc_dealloc_pd(struct ibv_pd *pd) {
+    int err;
+
+    err = ibv_cmd_dealloc_pd(pd);
+    if (!err)
+        free(pd);
+    return err;
+}
+
+static struct ibv_mr *mrc_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
+                                 int access) {
+    struct ib_uverbs_reg_mr_resp resp;
+    struct verbs_mr *vmr;
+    struct ibv_reg_mr cmd;
+    int err;
+
+    vmr = calloc(1, sizeof(*vmr));
+    if (!vmr)
+        return NULL;
+    err = ibv_cmd_reg_mr(pd, addr, length, hca_va, access, vmr, &cmd, sizeof(cmd), &resp,
+                         sizeof(resp));
+    if (err) {
+        free(vmr);
+        errno = err;
+        return NULL;
+    }
+    return &vmr->ibv_mr;
+}
+
+static int mrc_dereg_mr(struct verbs_mr *vmr) {
+    int err;
+
+    err = ibv_cmd_dereg_mr(vmr);
+    if (!err)
+        free(vmr);
+    return err;
+}
+
+static struct ibv_ah *mrc_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr) {
+    struct ib_uverbs_create_ah_resp resp;
+    struct ibv_ah *ah;
+    int err;
+
+    ah = calloc(1, sizeof(*ah));
+    if (!ah)
+        return NULL;
+    err = ibv_cmd_create_ah(pd, ah, attr, &resp, sizeof(resp));
+    if (err) {
+        free(ah);
+        errno = err;
+        return NULL;
+    }
+    return ah;
+}
+
+static int mrc_destroy_ah(struct ibv_ah *ah) {
+    int err;
+
+    err = ibv_cmd_destroy_ah(ah);
+    if (!err)
+        free(ah);
+    return err;
+}
+
+/* Completion queues */
+
+static void mrc_cq_free(struct mrc_cq *cq) {
+    mrc_cq_ring_free(cq->ring);
+    mrc_unmap_ring(&cq->map);
+    free(cq);
+}
+
+static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
+                                    struct ibv_comp_channel *channel, int comp_vector) {
+    struct umrc_create_cq_resp resp;
+    struct umrc_create_cq cmd;
+    struct mrc_cq *cq;
+    int err;
+
+    cq = calloc(1, sizeof(*cq));
+    if (!cq)
+        return NULL;
+    memset(&cmd, 0, sizeof(cmd));
+    memset(&resp, 0, sizeof(resp));
+    err = ibv_cmd_create_cq(ibctx, cqe, channel, comp_vector, &cq->vcq.cq, &cmd.ibv_cmd,
+                            sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+    if (err) {
+        free(cq);
+        errno = err;
+        return NULL;
+    }
+    err = mrc_map_ring(ibctx, &resp.cq, sizeof(struct mrc_cqe), &cq->map);
+    if (!err) {
+        cq->ring = mrc_cq_ring_new(cq->map.addr, &resp.cq);
+        if (!cq->ring)
+            err = ENOMEM;
+    }
+    if (err) {
+        ibv_cmd_destroy_cq(&cq->vcq.cq);
+        mrc_cq_free(cq);
+        errno = err;
+        return NULL;
+    }
+    return &cq->vcq.cq;
+}
+
+static int mrc_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc) {
+    return mrc_cq_ring_poll(to_mcq(ibcq)->ring, ne, wc);
+}
+
+struct mrc_resize_arg {
+    struct mrc_cq *cq;
+    int cqe;
+};
+
+/* Runs with the CQ ring locked: the kernel copies the unconsumed CQEs into the new ring. */
+static int mrc_resize_remap(void *arg, void **map, struct mrc_ring_info *info) {
+    struct mrc_resize_arg *r = arg;
+    struct mrc_cq *cq = r->cq;
+    struct umrc_resize_cq_resp resp;
+    struct umrc_resize_cq cmd;
+    struct mrc_mapping new_map;
+    int err;
+
+    memset(&cmd, 0, sizeof(cmd));
+    memset(&resp, 0, sizeof(resp));
+    err = ibv_cmd_resize_cq(&cq->vcq.cq, r->cqe, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
+                            sizeof(resp));
+    if (err)
+        return err; /* the old ring is still the CQ's */
+    mrc_unmap_ring(&cq->map);
+    err = mrc_map_ring(cq->vcq.cq.context, &resp.cq, sizeof(struct mrc_cqe), &new_map);
+    if (err) {
+        *map = NULL; /* the old ring is gone and the new one unusable */
+        return err;
+    }
+    cq->map = new_map;
+    *map = new_map.addr;
+    *info = resp.cq;
+    return 0;
+}
+
+static int mrc_resize_cq(struct ibv_cq *ibcq, int cqe) {
+    struct mrc_resize_arg arg = {.cq = to_mcq(ibcq), .cqe = cqe};
+
+    return mrc_cq_ring_resize(arg.cq->ring, mrc_resize_remap, &arg);
+}
+
+static int mrc_destroy_cq(struct ibv_cq *ibcq) {
+    int err;
+
+    err = ibv_cmd_destroy_cq(ibcq);
+    if (err)
+        return err;
+    mrc_cq_free(to_mcq(ibcq));
+    return 0;
+}
+
+/* Queue pairs */
+
+static void mrc_qp_free(struct mrc_qp *qp) {
+    mrc_send_ring_free(qp->sq);
+    mrc_recv_ring_free(qp->rq);
+    mrc_unmap_ring(&qp->sq_map);
+    mrc_unmap_ring(&qp->rq_map);
+    free(qp);
+}
+
+static int mrc_qp_map_rings(struct ibv_context *ibctx, struct mrc_qp *qp,
+                            const struct mrc_create_qp_resp *resp) {
+    int err;
+
+    err = mrc_map_ring(ibctx, &resp->sq, MRC_MIN_SEND_SLOT, &qp->sq_map);
+    if (err)
+        return err;
+    qp->sq = mrc_send_ring_new(qp->sq_map.addr, &resp->sq);
+    if (!qp->sq)
+        return ENOMEM;
+    if (!resp->rq.num_slots)
+        return 0; /* receives go to the SRQ */
+    err = mrc_map_ring(ibctx, &resp->rq, MRC_MIN_RECV_SLOT, &qp->rq_map);
+    if (err)
+        return err;
+    qp->rq = mrc_recv_ring_new(qp->rq_map.addr, &resp->rq);
+    return qp->rq ? 0 : ENOMEM;
+}
+
+static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
+                                       struct ibv_qp_init_attr_ex *attr) {
+    struct umrc_create_qp_resp resp;
+    struct umrc_create_qp cmd;
+    struct mrc_qp *qp;
+    int err;
+
+    /* RC only, and no extended features (the ibv_wr_* API among them) */
+    if (attr->qp_type != IBV_QPT_RC || attr->comp_mask != IBV_QP_INIT_ATTR_PD) {
+        errno = EOPNOTSUPP;
+        return NULL;
+    }
+    qp = calloc(1, sizeof(*qp));
+    if (!qp)
+        return NULL;
+    memset(&cmd, 0, sizeof(cmd));
+    memset(&resp, 0, sizeof(resp));
+    cmd.ev_profile_id = 0; /* the device's default EV profile */
+    cmd.flags = 0;
+    err = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, attr, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
+                               sizeof(resp));
+    if (err) {
+        free(qp);
+        errno = err;
+        return NULL;
+    }
+    err = mrc_qp_map_rings(ibctx, qp, &resp.drv_payload);
+    if (err) {
+        ibv_cmd_destroy_qp(&qp->vqp.qp);
+        mrc_qp_free(qp);
+        errno = err;
+        return NULL;
+    }
+    return &qp->vqp.qp;
+}
+
+static struct ibv_qp *mrc_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr) {
+    struct ibv_qp_init_attr_ex attr_ex;
+    struct ibv_qp *qp;
+
+    memset(&attr_ex, 0, sizeof(attr_ex));
+    memcpy(&attr_ex, attr, sizeof(*attr)); /* ibv_qp_init_attr is attr_ex's prefix */
+    attr_ex.comp_mask = IBV_QP_INIT_ATTR_PD;
+    attr_ex.pd = pd;
+    qp = mrc_create_qp_ex(pd->context, &attr_ex);
+    if (qp)
+        attr->cap = attr_ex.cap; /* what the kernel granted */
+    return qp;
+}
+
+static int mrc_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
+                        struct ibv_qp_init_attr *init_attr) {
+    struct ibv_query_qp cmd;
+
+    return ibv_cmd_query_qp(ibqp, attr, attr_mask, init_attr, &cmd, sizeof(cmd));
+}
+
+static int mrc_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask) {
+    struct ibv_modify_qp cmd;
+
+    return ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+}
+
+static int mrc_destroy_qp(struct ibv_qp *ibqp) {
+    int err;
+
+    err = ibv_cmd_destroy_qp(ibqp);
+    if (err)
+        return err;
+    mrc_qp_free(to_mqp(ibqp));
+    return 0;
+}
+
+/*
+ * The WRs go into the mapped SQ; then one doorbell for the whole list: the uverbs POST_SEND
+ * command with no work requests, which mrc.ko reads as "this QP's SQ has new entries".
+ */
+static int mrc_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr) {
+    struct ibv_send_wr *unused;
+    unsigned int posted;
+    int db_err;
+    int err;
+
+    err = mrc_send_ring_post(to_mqp(ibqp)->sq, wr, bad_wr, &posted);
+    if (!posted)
+        return err;
+    db_err = ibv_cmd_post_send(ibqp, NULL, &unused);
+    if (db_err && !err) {
+        /* published, but the kernel was not told: report it on the first WR */
+        *bad_wr = wr;
+        return db_err;
+    }
+    return err;
+}
+
+static int mrc_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr) {
+    struct mrc_qp *qp = to_mqp(ibqp);
+
+    if (!qp->rq) {
+        *bad_wr = wr; /* the QP receives through its SRQ */
+        return EINVAL;
+    }
+    return mrc_recv_ring_post(qp->rq, wr, bad_wr);
+}
+
+/* Shared receive queues */
+
+static void mrc_srq_free(struct mrc_srq *srq) {
+    mrc_recv_ring_free(srq->rq);
+    mrc_unmap_ring(&srq->map);
+    free(srq);
+}
+
+static struct ibv_srq *mrc_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr) {
+    struct umrc_create_srq_resp resp;
+    struct umrc_create_srq cmd;
+    struct mrc_srq *srq;
+    int err;
+
+    srq = calloc(1, sizeof(*srq));
+    if (!srq)
+        return NULL;
+    memset(&cmd, 0, sizeof(cmd));
+    memset(&resp, 0, sizeof(resp));
+    err = ibv_cmd_create_srq(pd, &srq->vsrq.srq, attr, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
+                             sizeof(resp));
+    if (err) {
+        free(srq);
+        errno = err;
+        return NULL;
+    }
+    err = mrc_map_ring(pd->context, &resp.rq, MRC_MIN_RECV_SLOT, &srq->map);
+    if (!err) {
+        srq->rq = mrc_recv_ring_new(srq->map.addr, &resp.rq);
+        if (!srq->rq)
+            err = ENOMEM;
+    }
+    if (err) {
+        ibv_cmd_destroy_srq(&srq->vsrq.srq);
+        mrc_srq_free(srq);
+        errno = err;
+        return NULL;
+    }
+    return &srq->vsrq.srq;
+}
+
+static int mrc_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int attr_mask) {
+    struct ibv_modify_srq cmd;
+
+    return ibv_cmd_modify_srq(ibsrq, attr, attr_mask, &cmd, sizeof(cmd));
+}
+
+static int mrc_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr) {
+    struct ibv_query_srq cmd;
+
+    return ibv_cmd_query_srq(ibsrq, attr, &cmd, sizeof(cmd));
+}
+
+static int mrc_destroy_srq(struct ibv_srq *ibsrq) {
+    int err;
+
+    err = ibv_cmd_destroy_srq(ibsrq);
+    if (err)
+        return err;
+    mrc_srq_free(to_msrq(ibsrq));
+    return 0;
+}
+
+static int mrc_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+                             struct ibv_recv_wr **bad_wr) {
+    return mrc_recv_ring_post(to_msrq(ibsrq)->rq, wr, bad_wr);
+}
+
+static void mrc_free_context(struct ibv_context *ibctx) {
+    struct mrc_context *ctx = to_mctx(ibctx);
+
+    verbs_uninit_context(&ctx->ibv_ctx);
+    free(ctx);
+}
+
+static const struct verbs_context_ops mrc_ctx_ops = {
+        .alloc_pd = mrc_alloc_pd,
+        .create_ah = mrc_create_ah,
+        .create_cq = mrc_create_cq,
+        .create_qp = mrc_create_qp,
+        .create_qp_ex = mrc_create_qp_ex,
+        .create_srq = mrc_create_srq,
+        .dealloc_pd = mrc_dealloc_pd,
+        .dereg_mr = mrc_dereg_mr,
+        .destroy_ah = mrc_destroy_ah,
+        .destroy_cq = mrc_destroy_cq,
+        .destroy_qp = mrc_destroy_qp,
+        .destroy_srq = mrc_destroy_srq,
+        .free_context = mrc_free_context,
+        .modify_qp = mrc_modify_qp,
+        .modify_srq = mrc_modify_srq,
+        .poll_cq = mrc_poll_cq,
+        .post_recv = mrc_post_recv,
+        .post_send = mrc_post_send,
+        .post_srq_recv = mrc_post_srq_recv,
+        .query_device_ex = mrc_query_device_ex,
+        .query_port = mrc_query_port,
+        .query_qp = mrc_query_qp,
+        .query_srq = mrc_query_srq,
+        .reg_mr = mrc_reg_mr,
+        .req_notify_cq = ibv_cmd_req_notify_cq,
+        .resize_cq = mrc_resize_cq,
+};
+
+static struct verbs_context *mrc_alloc_context(struct ibv_device *ibdev, int cmd_fd,
+                                               void *private_data) {
+    struct umrc_get_context_resp resp;
+    struct ibv_get_context cmd;
+    struct mrc_context *ctx;
+    int err;
+
+    (void)private_data;
+    ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx, RDMA_DRIVER_UNKNOWN);
+    if (!ctx)
+        return NULL;
+    memset(&resp, 0, sizeof(resp));
+    err = ibv_cmd_get_context(&ctx->ibv_ctx, &cmd, sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+    if (err) {
+        verbs_uninit_context(&ctx->ibv_ctx);
+        free(ctx);
+        errno = err;
+        return NULL;
+    }
+    ctx->max_inline_data = resp.max_inline_data;
+    verbs_set_ops(&ctx->ibv_ctx, &mrc_ctx_ops);
+    return &ctx->ibv_ctx;
+}
+
+static struct verbs_device *mrc_alloc_device(struct verbs_sysfs_dev *sysfs_dev) {
+    struct mrc_device *dev;
+
+    (void)sysfs_dev;
+    dev = calloc(1, sizeof(*dev));
+    return dev ? &dev->ibv_dev : NULL;
+}
+
+static void mrc_uninit_device(struct verbs_device *verbs_device) {
+    free(container_of(verbs_device, struct mrc_device, ibv_dev));
+}
+
+/*
+ * mrc.ko registers with driver_id RDMA_DRIVER_UNKNOWN (it is out of tree), so libibverbs can
+ * only match its devices by name: every device called mrc*.
+ */
+static const struct verbs_match_ent mrc_match_table[] = {
+        VERBS_NAME_MATCH("mrc", NULL),
+        {},
+};
+
+static const struct verbs_device_ops mrc_dev_ops = {
+        .name = "mrc",
+        .match_min_abi_version = MRC_UVERBS_ABI_VERSION,
+        .match_max_abi_version = MRC_UVERBS_ABI_VERSION,
+        .match_table = mrc_match_table,
+        .alloc_device = mrc_alloc_device,
+        .uninit_device = mrc_uninit_device,
+        .alloc_context = mrc_alloc_context,
+};
+PROVIDER_DRIVER(mrc, mrc_dev_ops);

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mrc_queues.h - the provider's data path, seen from C.
+ *
+ * The rings a CQ, a QP and an SRQ share with mrc.ko (layout in <rdma/mrc-abi.h>) are driven by
+ * C++ objects behind this interface. The C glue maps and unmaps the memory and issues every
+ * system call; these functions only read and write the mapped rings, under each ring's own lock,
+ * and never throw. Errors are errno values.
+ */
+#ifndef MRC_QUEUES_H
+#define MRC_QUEUES_H
+
+#include <stdint.h> // NOLINT(modernize-deprecated-headers): a C header too
+
+#include <infiniband/verbs.h>
+#include <rdma/mrc-abi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mrc_cq_ring;
+struct mrc_send_ring;
+struct mrc_recv_ring;
+
+/*
+ * 0 when @info describes a ring the provider can use: a power-of-two number of slots, slots of
+ * at least @min_slot_size bytes and a multiple of 16, all within mmap_size. EINVAL otherwise.
+ */
+int mrc_ring_info_check(const struct mrc_ring_info *info, uint32_t min_slot_size);
+
+/* Completion queue: the kernel produces struct mrc_cqe, poll_cq consumes them. */
+struct mrc_cq_ring *mrc_cq_ring_new(void *map, const struct mrc_ring_info *info);
+void mrc_cq_ring_free(struct mrc_cq_ring *cq);
+/* ibv_poll_cq: the number of completions written to @wc (at most @ne), or -1. */
+int mrc_cq_ring_poll(struct mrc_cq_ring *cq, int ne, struct ibv_wc *wc);
+
+/*
+ * Replace the ring (ibv_resize_cq) while no poller can touch it: @remap runs with the ring
+ * locked; on success it has unmapped the old ring and stored the new mapping in *@map and its
+ * description in *@info. On failure it returns an errno value and leaves *@map alone when the
+ * old ring is still good, or sets it to NULL when the old ring is gone (the CQ then reports
+ * errors from poll).
+ */
+// NOLINTNEXTLINE(modernize-use-using): a C header too
+typedef int (*mrc_cq_remap_fn)(void *arg, void **map, struct mrc_ring_info *info);
+int mrc_cq_ring_resize(struct mrc_cq_ring *cq, mrc_cq_remap_fn remap, void *arg);
+
+/* Send queue: the provider produces struct mrc_send_wqe, the kernel consumes them. */
+struct mrc_send_ring *mrc_send_ring_new(void *map, const struct mrc_ring_info *info);
+void mrc_send_ring_free(struct mrc_send_ring *sq);
+/*
+ * ibv_post_send without the doorbell: writes the WRs of @wr into the ring until one fails, then
+ * publishes the written ones. Returns 0, or the errno of the WR stored in *@bad_wr (ENOMEM: the
+ * ring is full; EINVAL: an opcode, flag or size the ring cannot carry). *@posted is the number of
+ * WRs published, so the caller knows whether to ring the doorbell.
+ */
+int mrc_send_ring_post(struct mrc_send_ring *sq, struct ibv_send_wr *wr,
+                       struct ibv_send_wr **bad_wr, unsigned int *posted);
+
+/* Receive queue of a QP, or an SRQ: the provider produces struct mrc_recv_wqe. */
+struct mrc_recv_ring *mrc_recv_ring_new(void *map, const struct mrc_ring_info *info);
+void mrc_recv_ring_free(struct mrc_recv_ring *rq);
+/* ibv_post_recv / ibv_post_srq_recv: like mrc_send_ring_post, no system call needed. */
+int mrc_recv_ring_post(struct mrc_recv_ring *rq, struct ibv_recv_wr *wr,
+                       struct ibv_recv_wr **bad_wr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MRC_QUEUES_H */

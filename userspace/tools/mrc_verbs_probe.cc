@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: BSD-2-Clause
+// mrc_verbs_probe - open an RDMA device through libibverbs and exercise the control path one
+// object at a time, printing one line per step:
+//
+//     mrc_verbs_probe DEVICE [STEP...]     steps: pd (default), cq, srq, flush
+//
+//     pd     allocate a protection domain
+//     cq     create a completion queue, resize it
+//     srq    create a shared receive queue, post a receive, query and modify it
+//     flush  an RC QP's rings end to end: post receives, move the QP to ERR, post a send,
+//            resize the CQ under the pending completions, poll them all back (WR_FLUSH_ERR)
+//
+//     open mrcst0: ok
+//     alloc_pd: ok
+//     create_cq: error 95 (Operation not supported)
+//
+// Exit status: 0 when every step worked, 1 when one failed (it stops there), 2 for bad usage or
+// no such device. The selftests use it where ibv_devinfo does not reach.
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <infiniband/verbs.h>
+
+namespace {
+
+struct DeviceListFree {
+    void operator()(ibv_device **list) const { ibv_free_device_list(list); }
+};
+struct ContextClose {
+    void operator()(ibv_context *ctx) const { ibv_close_device(ctx); }
+};
+struct PdFree {
+    void operator()(ibv_pd *pd) const { ibv_dealloc_pd(pd); }
+};
+struct CqFree {
+    void operator()(ibv_cq *cq) const { ibv_destroy_cq(cq); }
+};
+
+struct MrFree {
+    void operator()(ibv_mr *mr) const { ibv_dereg_mr(mr); }
+};
+struct QpFree {
+    void operator()(ibv_qp *qp) const { ibv_destroy_qp(qp); }
+};
+struct SrqFree {
+    void operator()(ibv_srq *srq) const { ibv_destroy_srq(srq); }
+};
+
+using DeviceList = std::unique_ptr<ibv_device *, DeviceListFree>;
+using Context = std::unique_ptr<ibv_context, ContextClose>;
+using Pd = std::unique_ptr<ibv_pd, PdFree>;
+using Cq = std::unique_ptr<ibv_cq, CqFree>;
+using Mr = std::unique_ptr<ibv_mr, MrFree>;
+using Qp = std::unique_ptr<ibv_qp, QpFree>;
+using Srq = std::unique_ptr<ibv_srq, SrqFree>;
+
+bool report(const char *step, bool ok, int err) {
+    if (ok)
+        std::printf("%s: ok\n", step);
+    else
+        std::printf("%s: error %d (%s)\n", step, err, std::strerror(err));
+    return ok;
+}
+
+ibv_device *find_device(std::span<ibv_device *> devices, std::string_view name) {
+    for (ibv_device *dev : devices)
+        if (name == ibv_get_device_name(dev))
+            return dev;
+    return nullptr;
+}
+
+bool step_pd(ibv_context *ctx) {
+    errno = 0;
+    const Pd pd(ibv_alloc_pd(ctx));
+    return report("alloc_pd", pd != nullptr, errno);
+}
+
+bool step_cq(ibv_context *ctx) {
+    errno = 0;
+    const Cq cq(ibv_create_cq(ctx, 16, nullptr, nullptr, 0));
+    if (!report("create_cq", cq != nullptr, errno))
+        return false;
+    const int err = ibv_resize_cq(cq.get(), 100);
+    if (!report("resize_cq", err == 0, err))
+        return false;
+    std::printf("cq entries: %d\n", cq->cqe);
+    return cq->cqe >= 100;
+}
+
+bool step_srq(ibv_context *ctx) {
+    errno = 0;
+    const Pd pd(ibv_alloc_pd(ctx));
+    if (!report("alloc_pd", pd != nullptr, errno))
+        return false;
+    ibv_srq_init_attr init{};
+    init.attr.max_wr = 8;
+    init.attr.max_sge = 1;
+    errno = 0;
+    const Srq srq(ibv_create_srq(pd.get(), &init));
+    if (!report("create_srq", srq != nullptr, errno))
+        return false;
+    ibv_recv_wr wr{};
+    ibv_recv_wr *bad = nullptr;
+    wr.wr_id = 1;
+    int err = ibv_post_srq_recv(srq.get(), &wr, &bad);
+    if (!report("post_srq_recv", err == 0, err))
+        return false;
+    ibv_srq_attr attr{};
+    err = ibv_query_srq(srq.get(), &attr);
+    if (!report("query_srq", err == 0, err))
+        return false;
+    std::printf("srq max_wr %u max_sge %u\n", attr.max_wr, attr.max_sge);
+    attr.srq_limit = 1;
+    err = ibv_modify_srq(srq.get(), &attr, IBV_SRQ_LIMIT);
+    return report("modify_srq", err == 0, err);
+}
+
+int modify_qp_state(ibv_qp *qp, ibv_qp_state state) {
+    ibv_qp_attr attr{};
+    attr.qp_state = state;
+    int mask = IBV_QP_STATE;
+    if (state == IBV_QPS_INIT) {
+        attr.port_num = 1;
+        attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE;
+        mask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+    }
+    return ibv_modify_qp(qp, &attr, mask);
+}
+
+// Poll @cq until @n completions arrived or two seconds passed.
+std::vector<ibv_wc> poll_n(ibv_cq *cq, std::size_t n) {
+    std::vector<ibv_wc> got;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (got.size() < n && std::chrono::steady_clock::now() < deadline) {
+        std::array<ibv_wc, 4> wc{};
+        const int k = ibv_poll_cq(cq, static_cast<int>(wc.size()), wc.data());
+        if (k < 0)
+            break;
+        got.insert(got.end(), wc.begin(), wc.begin() + k);
+        if (k == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return got;
+}
+
+bool step_flush(ibv_context *ctx) {
+    errno = 0;
+    const Pd pd(ibv_alloc_pd(ctx));
+    if (!report("alloc_pd", pd != nullptr, errno))
+        return false;
+    std::vector<char> buf(4096);
+    const int access = IBV_ACCESS_LOCAL_WRITE; // an int: ibv_reg_mr() mixes enum types
+    errno = 0;
+    const Mr mr(ibv_reg_mr(pd.get(), buf.data(), buf.size(), access));
+    if (!report("reg_mr", mr != nullptr, errno))
+        return false;
+    errno = 0;
+    const Cq cq(ibv_create_cq(ctx, 8, nullptr, nullptr, 0));
+    if (!report("create_cq", cq != nullptr, errno))
+        return false;
+    ibv_qp_init_attr init{};
+    init.send_cq = cq.get();
+    init.recv_cq = cq.get();
+    init.qp_type = IBV_QPT_RC;
+    init.cap = {.max_send_wr = 4,
+                .max_recv_wr = 4,
+                .max_send_sge = 1,
+                .max_recv_sge = 1,
+                .max_inline_data = 0};
+    errno = 0;
+    const Qp qp(ibv_create_qp(pd.get(), &init));
+    if (!report("create_qp", qp != nullptr, errno))
+        return false;
+    int err = modify_qp_state(qp.get(), IBV_QPS_INIT);
+    if (!report("modify_qp INIT", err == 0, err))
+        return false;
+
+    ibv_sge sge{
+            .addr = reinterpret_cast<std::uintptr_t>(buf.data()), .length = 64, .lkey = mr->lkey};
+    std::array<ibv_recv_wr, 2> rwr{};
+    rwr[0] = {.wr_id = 100, .next = &rwr[1], .sg_list = &sge, .num_sge = 1};
+    rwr[1] = {.wr_id = 101, .next = nullptr, .sg_list = &sge, .num_sge = 1};
+    ibv_recv_wr *bad_recv = nullptr;
+    err = ibv_post_recv(qp.get(), rwr.data(), &bad_recv);
+    if (!report("post_recv", err == 0, err))
+        return false;
+    err = modify_qp_state(qp.get(), IBV_QPS_ERR);
+    if (!report("modify_qp ERR", err == 0, err))
+        return false;
+    ibv_send_wr swr{};
+    swr.wr_id = 200;
+    swr.sg_list = &sge;
+    swr.num_sge = 1;
+    swr.opcode = IBV_WR_SEND;
+    swr.send_flags = IBV_SEND_SIGNALED;
+    ibv_send_wr *bad_send = nullptr;
+    err = ibv_post_send(qp.get(), &swr, &bad_send);
+    if (!report("post_send", err == 0, err))
+        return false;
+    err = ibv_resize_cq(cq.get(), 64);
+    if (!report("resize_cq", err == 0, err))
+        return false;
+
+    const std::vector<ibv_wc> wcs = poll_n(cq.get(), 3);
+    bool ok = wcs.size() == 3;
+    for (const ibv_wc &wc : wcs) {
+        std::printf("wc wr_id %llu status %s opcode %d qp_num %s\n",
+                    static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status),
+                    wc.opcode, wc.qp_num == qp->qp_num ? "ok" : "wrong");
+        ok = ok && wc.status == IBV_WC_WR_FLUSH_ERR && wc.qp_num == qp->qp_num;
+    }
+    ok = ok && wcs[0].wr_id == 100 && wcs[0].opcode == IBV_WC_RECV && wcs[1].wr_id == 101 &&
+         wcs[2].wr_id == 200 && wcs[2].opcode == IBV_WC_SEND;
+    return report("poll_cq flushed", ok, EPROTO);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const std::span<char *> args(argv, static_cast<std::size_t>(argc));
+    if (args.size() < 2) {
+        std::fprintf(stderr, "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush]...\n");
+        return 2;
+    }
+    int num = 0;
+    const DeviceList list(ibv_get_device_list(&num));
+    ibv_device *dev =
+            list ? find_device({list.get(), static_cast<std::size_t>(num)}, args[1]) : nullptr;
+    if (!dev) {
+        std::fprintf(stderr, "mrc_verbs_probe: no RDMA device %s\n", args[1]);
+        return 2;
+    }
+    errno = 0;
+    const Context ctx(ibv_open_device(dev));
+    const std::string opened = std::string("open ") + args[1];
+    if (!report(opened.c_str(), ctx != nullptr, errno))
+        return 1;
+
+    const std::span<char *> steps = args.size() > 2 ? args.subspan(2) : std::span<char *>{};
+    if (steps.empty())
+        return step_pd(ctx.get()) ? 0 : 1;
+    for (const std::string_view step : steps) {
+        bool ok = false;
+        if (step == "pd") {
+            ok = step_pd(ctx.get());
+        } else if (step == "cq") {
+            ok = step_cq(ctx.get());
+        } else if (step == "srq") {
+            ok = step_srq(ctx.get());
+        } else if (step == "flush") {
+            ok = step_flush(ctx.get());
+        } else {
+            std::fprintf(stderr, "mrc_verbs_probe: unknown step %s\n", step.data());
+            return 2;
+        }
+        if (!ok)
+            return 1;
+    }
+    return 0;
+}
