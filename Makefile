@@ -10,6 +10,7 @@
 #   make userspace  build the rdma-core provider libmrc-rdmav34.so (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++
 #   make vm-test    VM selftests only
+#   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
 #   make install    install mrc.ko and the verbs provider on this host
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -32,12 +33,12 @@ VERBS_PROVIDER_DIR ?= /usr/lib/$(MULTIARCH)/libibverbs
 VERBS_CONFIG_DIR ?= /etc/libibverbs.d
 CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
-.PHONY: all modules setup check demo vm-demo unit userspace lint vm-test sparse install clean help
+.PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install clean help
 
 all: modules
 
 help:
-	@sed -n '3,13p' $(TOP)/Makefile
+	@sed -n '3,14p' $(TOP)/Makefile
 
 setup:
 	@$(TOP)/scripts/setup.sh $(BUILD)
@@ -74,6 +75,10 @@ vm-test: modules userspace
 demo: setup
 	$(MAKE) -C $(TOP) modules
 	$(MAKE) -C $(TOP) vm-demo
+
+# Not a test: rxe vs mrc perftest table (selftests/bench.sh)
+bench: modules userspace
+	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --bench
 
 vm-demo: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --demo

@@ -5,8 +5,9 @@
 # re-indexed with depmod, and the selftests.
 #
 # Usage: mkinitramfs.sh KVER MODULE_KO OUT_CPIO
-# The userspace build (`make userspace`: the verbs provider, mrc_verbs_probe) is taken from
-# $MRC_USERSPACE_BUILD, by default the userspace/ directory next to OUT_CPIO's directory.
+# The userspace build (`make userspace`: the verbs provider, mrc_verbs_probe, mrc_stress,
+# mrc_bad_input) is taken from $MRC_USERSPACE_BUILD, by default the userspace/ directory next to
+# OUT_CPIO's directory.
 set -euo pipefail
 
 kver=$1 module_ko=$2 out=$3
@@ -59,11 +60,14 @@ put_elf "$provider" "$verbs_dir/libmrc-rdmav34.so"
 put "$top/userspace/provider/mrc.driver" /etc/libibverbs.d/mrc.driver
 # our verbs tools, where the selftests find them on PATH
 put_elf "$userspace/userspace/provider/mrc_verbs_probe" /usr/bin/mrc_verbs_probe
+for tool in mrc_stress mrc_bad_input; do
+	put_elf "$userspace/userspace/provider/$tool" "/usr/bin/$tool"
+done
 
 # Kernel modules: the closure of what the VM needs, plus ours in extra/
 mods=$root/lib/modules/$kver
 mkdir -p "$mods/extra"
-grep -v '^#' "$here/modules" | while read -r m; do
+grep -v '^#' "$here/modules" | while read -r m _; do
 	[ -n "$m" ] || continue
 	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do put "$ko"; done

@@ -5,7 +5,7 @@
 # The run fails on: a failed or missing test result, a missing KTAP plan,
 # any kernel WARN/BUG/Oops/panic/lockup report, or a timeout.
 #
-# Usage: run.sh [--build DIR] [--kdir KDIR] [--tests|--demo|--shell] [--timeout SEC]
+# Usage: run.sh [--build DIR] [--kdir KDIR] [--tests|--demo|--bench|--shell] [--timeout SEC]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--tests) mode=tests ;;
 	--demo) mode=demo ;;
+	--bench) mode=bench ;;
 	--shell) mode=shell ;;
 	--timeout) timeout_s=$2; shift ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;

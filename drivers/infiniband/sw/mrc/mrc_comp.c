@@ -45,7 +45,7 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 	req->retries = 0;
 	req->progress_una = mrc_tx_window_una(&req->txw);
 	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
-		mod_timer(&req->timer, jiffies + mrc_req_rto(qp));
+		mod_timer(&req->timer, jiffies + mrc_req_backed_off_rto(qp));
 	else
 		del_timer(&req->timer);
 }

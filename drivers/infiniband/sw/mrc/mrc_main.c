@@ -62,7 +62,11 @@ static int __init mrc_init(void)
 {
 	int err;
 
-	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	/*
+	 * Not WQ_HIGHPRI: a sender that outranks ksoftirqd overruns the
+	 * receive backlog of a software link and turns speed into loss.
+	 */
+	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND, 0);
 	if (!mrc_wq)
 		return -ENOMEM;
 	err = mrc_net_init();

@@ -385,8 +385,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 
 	mutex_lock(&qp->modify_lock);
-	/* our own state is the truth; IB_QP_CUR_STATE is only validated as
-	 * part of the mask by ib_modify_qp_is_ok */
+	/*
+	 * Our own state is the truth; IB_QP_CUR_STATE is only validated as
+	 * part of the mask by ib_modify_qp_is_ok.
+	 */
 	cur = mrc_qp_state(qp);
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
@@ -484,8 +486,8 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	case IB_QPS_RTR:
 		return -EINVAL;
 	default:
-		/* in ERR the work item completes new WRs as flushed */
-		mrc_req_kick(qp);
+		/* send now, in the caller's context; in ERR this flushes */
+		mrc_req_run(qp);
 		return 0;
 	}
 }

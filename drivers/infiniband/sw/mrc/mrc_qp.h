@@ -196,10 +196,12 @@ int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_free(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
+void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_flush(struct mrc_qp *qp);
 void mrc_req_discard(struct mrc_qp *qp);
 void mrc_req_stop(struct mrc_qp *qp);
 unsigned long mrc_req_rto(const struct mrc_qp *qp);
+unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp);
 
 /* mrc_comp.c: the completer (responses to our requests) */
 struct mrc_pkt_hdr;

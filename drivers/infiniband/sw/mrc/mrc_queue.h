@@ -60,21 +60,25 @@ static inline void *mrc_queue_slot(const struct mrc_queue *q, u32 index)
  */
 static inline u32 mrc_queue_load_prod(const struct mrc_queue *q)
 {
+	/* Acquire: the slots the producer filled are visible once we see the index. */
 	return smp_load_acquire(mrc_queue_prod_ptr(q));
 }
 
 static inline u32 mrc_queue_load_cons(const struct mrc_queue *q)
 {
+	/* Acquire: the consumer is done reading the slots it released. */
 	return smp_load_acquire(mrc_queue_cons_ptr(q));
 }
 
 static inline void mrc_queue_store_prod(struct mrc_queue *q, u32 v)
 {
+	/* Release: slot contents are written before the index that publishes them. */
 	smp_store_release(mrc_queue_prod_ptr(q), v);
 }
 
 static inline void mrc_queue_store_cons(struct mrc_queue *q, u32 v)
 {
+	/* Release: slot reads are done before the producer may reuse the slots. */
 	smp_store_release(mrc_queue_cons_ptr(q), v);
 }
 

@@ -25,6 +25,7 @@
 #define MRC_REQ_ACK_EVERY	16	/* ask for an ACK this often */
 #define MRC_READ_CHUNK		64	/* response packets per READ_REQ */
 #define MRC_REORDER_PSNS	16	/* SACKed this far past a hole: lost */
+#define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
 
 static void mrc_req_timer(struct timer_list *t);
 static void mrc_req_work(struct work_struct *work);
@@ -379,10 +380,16 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	return mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
 }
 
+/* The timer interval: the RTO, doubled per expiry without progress. */
+unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp)
+{
+	return mrc_req_rto(qp) << min_t(u32, qp->req.retries, MRC_REQ_MAX_BACKOFF);
+}
+
 static void mrc_req_arm_timer(struct mrc_qp *qp)
 {
 	if (!timer_pending(&qp->req.timer))
-		mod_timer(&qp->req.timer, jiffies + mrc_req_rto(qp));
+		mod_timer(&qp->req.timer, jiffies + mrc_req_backed_off_rto(qp));
 }
 
 /* First transmissions, in WQE order, while the window has room. */
@@ -436,8 +443,12 @@ static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
 
 	if (!w || w->status)
 		return;
-	if (w->resp_map && test_bit(psn - w->first_psn, w->resp_map))
-		return;		/* its response is here: only the ACK was lost */
+	/*
+	 * Even if this PSN's READ response is already here, ask again: the
+	 * response may have come from a re-executed duplicate READ_REQ that
+	 * did not mark this PSN at the responder, and only a request for
+	 * exactly this PSN makes the peer's cumulative PSN move past it.
+	 */
 	mrc_req_xmit(qp, w, psn - w->first_psn, 1, true);
 }
 
@@ -474,9 +485,12 @@ static int mrc_req_rerequest(struct mrc_qp *qp, int budget)
 	unsigned long rto = mrc_req_rto(qp);
 	u32 i, k;
 
-	for (i = req->done; i != req->send && budget > 0; i++) {
+	/* up to and including the WQE still being sent (a long READ) */
+	for (i = req->done; i != req->next && budget > 0; i++) {
 		struct mrc_swqe *w = mrc_req_swqe(qp, i);
 
+		if (!w->next_pkt)
+			break;
 		if (w->status || time_before(jiffies, w->progress_at + rto))
 			continue;
 		if (mrc_wqe_is_atomic(w->wqe) && !w->atomic_done) {
@@ -539,6 +553,8 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 		mrc_qp_error(qp);
 		return budget;
 	}
+	if (una != req->progress_una)
+		req->retries = 0;
 	req->progress_una = una;
 
 	psn = una;
@@ -562,7 +578,17 @@ static void mrc_req_timer(struct timer_list *t)
 
 static void mrc_req_work(struct work_struct *work)
 {
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
+	mrc_req_run(container_of(work, struct mrc_qp, req.work));
+}
+
+/*
+ * One requester pass. The work item runs it, and so does the doorbell
+ * itself (post_send, process context): when both CPUs are busy polling,
+ * a kworker may wait a scheduler tick, which would be the latency of every
+ * message. Concurrent passes serialise on req.lock.
+ */
+void mrc_req_run(struct mrc_qp *qp)
+{
 	struct mrc_req *req = &qp->req;
 	enum ib_qp_state state = mrc_qp_state(qp);
 	int budget = MRC_REQ_BUDGET;

@@ -23,7 +23,7 @@
 
 #define MRC_RESP_READS		256	/* READ jobs queued per QP */
 #define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
-#define MRC_RESP_BUDGET		64	/* READ response packets per work run */
+#define MRC_RESP_BUDGET		32	/* READ response packets per work run */
 #define MRC_RESP_ACK_EVERY	16
 
 /* Atomics are atomic against each other across all QPs of all devices. */

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# RC error paths between two hosts: remote access errors and recovery, work flushed from a QP
+# in error, QPs destroyed with work outstanding, and processes killed mid-transfer, after which
+# the kernel holds no verbs object of theirs and mrc unloads cleanly.
+#
+#   netns msta [ mrcsta ] msta0 <-- veth --> mstb0 [ mrcstb ] netns mstb
+#          server (responder)                   client (requester)
+
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_fabric.sh"
+
+BAD_PORT=18530
+STRESS_PORT=18520
+
+gid_a() { gid_index_of mrcsta "$(gid_of_v4 $A4)"; }
+gid_b() { gid_index_of mrcstb "$(gid_of_v4 $B4)"; }
+
+# mrc_bad_input CASE as server on A and client on B; both must pass.
+bad_input() { # CASE
+	local out rc=0
+	server_a $BAD_PORT timeout 60 mrc_bad_input -d mrcsta -g "$(gid_a)" -p $BAD_PORT "$1"
+	out=$(nb timeout 60 mrc_bad_input -d mrcstb -g "$(gid_b)" -p $BAD_PORT "$1" $A4 2>&1) ||
+		rc=$?
+	echo "$out"
+	wait $SERVER_PID || fail "mrc_bad_input $1: the server failed"
+	[ $rc -eq 0 ] || fail "mrc_bad_input $1: the client failed (exit $rc)"
+}
+
+# How many objects of KIND (pd cq qp mr ctx ...) `rdma resource show` counts on DEV.
+res_count() { # DEV KIND
+	rdma resource show | awk -v dev="$1:" -v kind="$2" \
+		'$2 == dev { for (i = 3; i < NF; i++) if ($i == kind) print $(i + 1) }'
+}
+
+no_resources() { # DEV
+	local kind
+	for kind in pd cq qp mr ctx srq; do
+		[ "$(res_count "$1" $kind)" = 0 ] || return 1
+	done
+	[ -z "$(rdma resource show qp | grep -w "$1")" ]
+}
+
+access_errors_recover() {
+	two_hosts
+	bad_input access
+	echo "remote_access_errors: A $(counter mrcsta remote_access_errors)," \
+		"naks_received: B $(counter mrcstb naks_received)"
+	[ "$(counter mrcsta remote_access_errors)" -ge 5 ] ||
+		fail "host A counted fewer than 5 remote access errors"
+}
+
+flush_outstanding_work() {
+	two_hosts
+	bad_input flush
+}
+
+# Start a two-way mrc_stress and wait until its traffic flows.
+stress_running() {
+	server_a $STRESS_PORT timeout 120 mrc_stress -d mrcsta -g "$(gid_a)" -p $STRESS_PORT \
+		--timeout 20
+	nb mrc_stress -d mrcstb -g "$(gid_b)" -p $STRESS_PORT --seconds 60 --qps 4 --timeout 20 \
+		$A4 &
+	CLIENT_JOB=$!
+	wait_until 60 sh -c "[ \$(cat /sys/class/infiniband/mrcstb/ports/1/hw_counters/rx_packets) -gt 2000 ]"
+	rdma resource show
+}
+
+# Both devices free of verbs objects, then mrc unloads with the devices gone.
+everything_freed() {
+	wait_until 20 no_resources mrcsta
+	wait_until 20 no_resources mrcstb
+	rdma resource show
+	cleanup_world
+	rmmod mrc || fail "rmmod mrc failed"
+	modprobe mrc
+}
+
+kill_client_mid_transfer() {
+	two_hosts
+	stress_running
+	kill -9 $(ip netns pids mstb)
+	wait $CLIENT_JOB 2>/dev/null || true
+	echo "client killed; the server must notice and fail"
+	if wait $SERVER_PID; then
+		fail "the server passed although its peer was killed"
+	fi
+	everything_freed
+}
+
+kill_both_mid_transfer() {
+	two_hosts
+	stress_running
+	kill -9 $(ip netns pids msta) $(ip netns pids mstb)
+	wait $CLIENT_JOB 2>/dev/null || true
+	wait $SERVER_PID 2>/dev/null || true
+	everything_freed
+}
+
+ktap_run \
+	access_errors_recover \
+	flush_outstanding_work \
+	kill_client_mid_transfer \
+	kill_both_mid_transfer

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: BSD-2-Clause
+// mrc_bad_input - RC error paths of a verbs device, between two processes over a TCP side
+// channel, one line per check:
+//
+//     mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] CASE            server (host A)
+//     mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] CASE SERVER     client (host B)
+//
+//     access  the client WRITEs and READs the server's memory with a bad rkey, then with a good
+//             rkey but a range crossing the region's end / start: each completes with
+//             REM_ACCESS_ERR, both QPs are in ERR, the server's memory (and the pages around the
+//             region) is untouched; both QPs are reset (RESET -> INIT -> RTR -> RTS, new PSNs)
+//             and a WRITE + SEND_WITH_IMM + READ round then succeeds, checked on both ends.
+//     flush   the server destroys its QP; the client posts sends and receives that can never
+//             complete, moves its QP to ERR and gets every one back, in order, as WR_FLUSH_ERR
+//             (and one posted after ERR too); then it destroys a QP with work outstanding and
+//             never polled, and its CQ, MR and PD, all cleanly.
+//
+// Exit status: 0 when every check passed, 1 when one failed, 2 for bad usage.
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <arpa/inet.h>
+
+#include "tool_channel.h"
+#include "tool_pattern.h"
+#include "tool_verbs.h"
+
+namespace mrc::bad_input {
+namespace {
+
+using tool::Clock;
+
+constexpr std::uint64_t kSeed = 0x6261645f696e70ULL;
+constexpr std::size_t kRegion = std::size_t{64} * 1024; // the server's registered region
+constexpr std::size_t kGuard = 4096; // unregistered, patterned pages on either side
+constexpr std::uint32_t kQueue = 64;
+
+struct Options {
+    std::string device;
+    int gid_index = 0;
+    std::uint16_t port = 18530;
+    std::string server;
+    std::string test;
+};
+
+// The server's QP and region, as the client needs them.
+struct Setup {
+    tool::QpInfo info;
+    std::uint64_t addr = 0;
+    std::uint32_t rkey = 0;
+    std::uint32_t pad = 0;
+};
+
+enum class Req : std::uint32_t { Check = 1, Reconnect, Verify, Destroy, Bye };
+
+// Client -> server requests and server -> client answers.
+struct Msg {
+    Req req = Req::Bye;
+    std::uint32_t arg = 0;
+    std::uint64_t val = 0;
+};
+
+bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool check(bool ok, const char *fmt, ...) {
+    std::va_list ap;
+    va_start(ap, fmt);
+    std::fputs(ok ? "ok: " : "FAIL: ", stdout);
+    std::vprintf(fmt, ap);
+    std::fputc('\n', stdout);
+    va_end(ap);
+    return ok;
+}
+
+std::vector<ibv_wc> poll_n(ibv_cq *cq, std::size_t n, std::chrono::milliseconds limit) {
+    std::vector<ibv_wc> got;
+    const auto deadline = Clock::now() + limit;
+    while (got.size() < n && Clock::now() < deadline) {
+        std::array<ibv_wc, 16> wc{};
+        const std::size_t want = std::min(wc.size(), n - got.size());
+        const int k = ibv_poll_cq(cq, static_cast<int>(want), wc.data());
+        if (k < 0)
+            break;
+        got.insert(got.end(), wc.begin(), wc.begin() + k);
+        if (k == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return got;
+}
+
+bool wait_state(ibv_qp *qp, ibv_qp_state want, std::chrono::milliseconds limit) {
+    const auto deadline = Clock::now() + limit;
+    while (tool::query_qp_state(qp) != want && Clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return tool::query_qp_state(qp) == want;
+}
+
+// One end: PD, CQ, QP and the memory the cases use.
+class End {
+public:
+    End(const Options &o, tool::Context ctx, tool::Channel ch)
+        : opt_(o), ctx_(std::move(ctx)), ch_(std::move(ch)), server_(o.server.empty()) {}
+    int run();
+
+private:
+    bool setup();
+    bool make_qp();
+    bool exchange_and_connect();
+    bool post_recv(std::uint64_t wr_id);
+    bool post(ibv_wr_opcode opcode, std::uint64_t wr_id, std::uint64_t local_off, std::uint32_t len,
+              std::uint64_t remote, std::uint32_t rkey, std::uint32_t imm = 0);
+    bool send(const Msg &m) { return ch_.send_obj(m); }
+    bool recv(Msg &m) { return ch_.recv_obj(m, Clock::now() + std::chrono::seconds(30)); }
+    [[nodiscard]] bool region_intact() const;
+    std::uint32_t next_psn() { return static_cast<std::uint32_t>(rng_.next() & 0xffffffU); }
+
+    bool client_access();
+    bool client_bad_access(const char *what, ibv_wr_opcode opcode, std::uint64_t remote,
+                           std::uint32_t len, std::uint32_t rkey, unsigned round);
+    bool client_recover(unsigned round);
+    bool server_access();
+    bool server_check();
+    bool server_reconnect(const Msg &m);
+    bool server_verify(const Msg &m);
+
+    bool client_flush();
+    bool server_flush();
+
+    const Options &opt_;
+    tool::Context ctx_;
+    tool::Channel ch_;
+    bool server_;
+    tool::Rng rng_{kSeed ^ static_cast<std::uint64_t>(Clock::now().time_since_epoch().count())};
+    tool::PortInfo port_;
+    tool::ConnectParams params_;
+    tool::Pd pd_;
+    tool::Cq cq_;
+    tool::Qp qp_;
+    tool::Buffer mem_; // guard | region | guard
+    tool::Mr mr_;
+    Setup remote_;
+    std::uint32_t my_psn_ = 0;
+};
+
+std::span<std::byte> region_of(const tool::Buffer &b) {
+    return b.span().subspan(kGuard, kRegion);
+}
+
+bool End::region_intact() const {
+    const std::size_t bad =
+            tool::pattern_check(mem_.span(), tool::pattern_key(kSeed, 1, 0, 0, 0), 0);
+    if (bad < mem_.size())
+        std::printf("server memory differs at byte %zd from the region's start\n",
+                    static_cast<std::ptrdiff_t>(bad) - static_cast<std::ptrdiff_t>(kGuard));
+    return bad == mem_.size();
+}
+
+bool End::make_qp() {
+    ibv_qp_cap cap{.max_send_wr = kQueue,
+                   .max_recv_wr = kQueue,
+                   .max_send_sge = 1,
+                   .max_recv_sge = 1,
+                   .max_inline_data = 0};
+    qp_ = tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap);
+    return static_cast<bool>(qp_);
+}
+
+bool End::setup() {
+    pd_.reset(ibv_alloc_pd(ctx_.get()));
+    cq_.reset(ibv_create_cq(ctx_.get(), 4 * kQueue, nullptr, nullptr, 0));
+    if (!pd_ || !cq_ || !tool::query_port(ctx_.get(), opt_.gid_index, port_))
+        return false;
+    params_.gid_index = opt_.gid_index;
+    params_.mtu = port_.mtu;
+    params_.timeout = 12; // 17 ms, retried 7 times
+    mem_ = tool::Buffer(kRegion + 2 * kGuard);
+    if (!mem_ || !make_qp())
+        return false;
+    if (server_) {
+        // The server registers only the middle of its pattern-filled memory.
+        tool::pattern_fill(mem_.span(), tool::pattern_key(kSeed, 1, 0, 0, 0), 0);
+        mr_ = tool::register_mr(pd_.get(), region_of(mem_).data(), kRegion,
+                                IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+                                        IBV_ACCESS_REMOTE_READ);
+    } else {
+        mr_ = tool::register_mr(pd_.get(), mem_.data(), mem_.size(), IBV_ACCESS_LOCAL_WRITE);
+    }
+    return static_cast<bool>(mr_);
+}
+
+bool End::exchange_and_connect() {
+    Setup mine;
+    my_psn_ = next_psn();
+    mine.info = {.qpn = qp_->qp_num, .psn = my_psn_, .gid = port_.gid};
+    if (server_) {
+        mine.addr = reinterpret_cast<std::uintptr_t>(region_of(mem_).data());
+        mine.rkey = mr_->rkey;
+    }
+    if (!ch_.send_obj(mine) || !ch_.recv_obj(remote_, Clock::now() + std::chrono::seconds(30))) {
+        std::printf("FAIL: no setup from the peer\n");
+        return false;
+    }
+    return tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) == 0;
+}
+
+bool End::post_recv(std::uint64_t wr_id) {
+    ibv_sge sge{.addr = mem_.addr(), .length = 4096, .lkey = mr_->lkey};
+    if (server_)
+        sge.addr = reinterpret_cast<std::uintptr_t>(region_of(mem_).data()) + kRegion - 4096;
+    ibv_recv_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr *bad = nullptr;
+    const int err = ibv_post_recv(qp_.get(), &wr, &bad);
+    if (err)
+        std::printf("FAIL: post_recv: %s\n", std::strerror(err));
+    return err == 0;
+}
+
+bool End::post(ibv_wr_opcode opcode, std::uint64_t wr_id, std::uint64_t local_off,
+               std::uint32_t len, std::uint64_t remote, std::uint32_t rkey, std::uint32_t imm) {
+    ibv_sge sge{.addr = mem_.addr() + local_off, .length = len, .lkey = mr_->lkey};
+    ibv_send_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = opcode;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.imm_data = htonl(imm);
+    wr.wr.rdma.remote_addr = remote;
+    wr.wr.rdma.rkey = rkey;
+    ibv_send_wr *bad = nullptr;
+    const int err = ibv_post_send(qp_.get(), &wr, &bad);
+    if (err)
+        std::printf("FAIL: post_send: %s\n", std::strerror(err));
+    return err == 0;
+}
+
+// ---- access: bad rkeys and bounds, then recovery ----
+
+bool End::client_bad_access(const char *what, ibv_wr_opcode opcode, std::uint64_t remote,
+                            std::uint32_t len, std::uint32_t rkey, unsigned round) {
+    std::printf("# %s\n", what);
+    tool::pattern_fill(mem_.span().first(len), tool::pattern_key(kSeed, 2, 1, round, 0), 0);
+    if (!post(opcode, round, 0, len, remote, rkey))
+        return false;
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 1, std::chrono::seconds(10));
+    bool ok = check(wc.size() == 1, "%s: the requester got a completion", what);
+    if (!wc.empty()) {
+        ok = check(wc[0].status == IBV_WC_REM_ACCESS_ERR && wc[0].wr_id == round,
+                   "%s: completion status %s (want %s), wr_id %" PRIu64, what,
+                   ibv_wc_status_str(wc[0].status), ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR),
+                   wc[0].wr_id) &&
+             ok;
+    }
+    const ibv_qp_state st = tool::query_qp_state(qp_.get());
+    ok = check(st == IBV_QPS_ERR, "%s: requester QP state %s", what, tool::qp_state_name(st)) && ok;
+    // the receive we posted comes back flushed
+    const std::vector<ibv_wc> flushed = poll_n(cq_.get(), 1, std::chrono::seconds(2));
+    ok = check(flushed.size() == 1 && flushed[0].status == IBV_WC_WR_FLUSH_ERR,
+               "%s: the requester's posted receive flushed (%zu completion(s)%s%s)", what,
+               flushed.size(), flushed.empty() ? "" : ", ",
+               flushed.empty() ? "" : ibv_wc_status_str(flushed[0].status)) &&
+         ok;
+
+    Msg m{.req = Req::Check, .arg = round, .val = 0};
+    if (!send(m) || !recv(m))
+        return check(false, "%s: no answer from the server", what);
+    ok = check((m.val & 1U) != 0, "%s: the server's memory is untouched", what) && ok;
+    ok = check(static_cast<ibv_qp_state>(m.arg) == IBV_QPS_ERR, "%s: responder QP state %s", what,
+               tool::qp_state_name(static_cast<ibv_qp_state>(m.arg))) &&
+         ok;
+    ok = check((m.val & 2U) != 0, "%s: the responder's posted receive flushed", what) && ok;
+    return client_recover(round) && ok;
+}
+
+// Reset both QPs with new PSNs, then a WRITE, a SEND_WITH_IMM and a READ must work again.
+bool End::client_recover(unsigned round) {
+    my_psn_ = next_psn();
+    Msg m{.req = Req::Reconnect, .arg = round, .val = my_psn_};
+    if (!send(m) || !recv(m) || m.arg == 0)
+        return check(false, "round %u: the server could not reset its QP", round);
+    remote_.info.psn = static_cast<std::uint32_t>(m.val);
+    bool ok = check(tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) == 0,
+                    "round %u: requester QP reset and back to RTS (sq_psn %u)", round, my_psn_);
+    if (!ok)
+        return false;
+    // WRITE 4 KiB of our pattern into the region's start; SEND_WITH_IMM; READ the next 4 KiB.
+    const std::uint64_t key = tool::pattern_key(kSeed, 3, 1, round, 0);
+    tool::pattern_fill(mem_.span().first(4096), key, 0);
+    const std::uint64_t base = remote_.addr;
+    ok = post(IBV_WR_RDMA_WRITE, 1, 0, 4096, base, remote_.rkey) &&
+         post(IBV_WR_SEND_WITH_IMM, 2, 0, 64, 0, 0, round) &&
+         post(IBV_WR_RDMA_READ, 3, 8192, 4096, base + 4096, remote_.rkey);
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 3, std::chrono::seconds(10));
+    ok = ok && check(wc.size() == 3, "round %u: 3 completions after recovery (got %zu)", round,
+                     wc.size());
+    for (std::size_t i = 0; ok && i < wc.size(); i++) {
+        ok = check(wc[i].status == IBV_WC_SUCCESS && wc[i].wr_id == i + 1,
+                   "round %u: wr %" PRIu64 " %s", round, wc[i].wr_id,
+                   ibv_wc_status_str(wc[i].status));
+    }
+    if (ok) {
+        const std::size_t bad =
+                tool::pattern_check(mem_.span().subspan(8192, 4096),
+                                    tool::pattern_key(kSeed, 1, 0, 0, 0), kGuard + 4096);
+        ok = check(bad == 4096, "round %u: READ after recovery returned the server's data", round);
+    }
+    m = {.req = Req::Verify, .arg = round, .val = key};
+    if (!send(m) || !recv(m))
+        return check(false, "round %u: no answer from the server", round);
+    return check(m.arg == 1, "round %u: the server received the WRITE and the SEND_WITH_IMM",
+                 round) &&
+           ok;
+}
+
+bool End::client_access() {
+    if (!exchange_and_connect() || !post_recv(999))
+        return false;
+    const std::uint64_t start = remote_.addr;
+    const std::uint64_t end = remote_.addr + kRegion;
+    const std::uint32_t bad_key = remote_.rkey ^ 0x5a5a5aU;
+    bool ok = true;
+    ok = client_bad_access("WRITE with a bad rkey", IBV_WR_RDMA_WRITE, start, 256, bad_key, 1) &&
+         ok;
+    ok = post_recv(999) && ok;
+    ok = client_bad_access("READ with a bad rkey", IBV_WR_RDMA_READ, start, 256, bad_key, 2) && ok;
+    ok = post_recv(999) && ok;
+    ok = client_bad_access("WRITE across the region's end", IBV_WR_RDMA_WRITE, end - 100, 200,
+                           remote_.rkey, 3) &&
+         ok;
+    ok = post_recv(999) && ok;
+    ok = client_bad_access("READ across the region's start", IBV_WR_RDMA_READ, start - 64, 128,
+                           remote_.rkey, 4) &&
+         ok;
+    ok = post_recv(999) && ok;
+    ok = client_bad_access("WRITE far beyond the region", IBV_WR_RDMA_WRITE, end + 65536, 64,
+                           remote_.rkey, 5) &&
+         ok;
+    Msg bye{.req = Req::Bye, .arg = 0, .val = 0};
+    send(bye);
+    return ok;
+}
+
+// Answer a Check: is our QP in ERR, did our receive flush, is our memory untouched?
+bool End::server_check() {
+    const bool err_state = wait_state(qp_.get(), IBV_QPS_ERR, std::chrono::seconds(5));
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 1, std::chrono::seconds(2));
+    const bool flushed = wc.size() == 1 && wc[0].status == IBV_WC_WR_FLUSH_ERR;
+    const bool intact = region_intact();
+    Msg m{.req = Req::Check,
+          .arg = static_cast<std::uint32_t>(tool::query_qp_state(qp_.get())),
+          .val = (intact ? 1U : 0U) | (flushed ? 2U : 0U)};
+    check(err_state, "responder QP went to ERR");
+    return send(m);
+}
+
+bool End::server_reconnect(const Msg &m) {
+    remote_.info.psn = static_cast<std::uint32_t>(m.val);
+    my_psn_ = next_psn();
+    const bool ok = tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) == 0 &&
+                    post_recv(2000 + m.arg);
+    const Msg reply{.req = Req::Reconnect, .arg = ok ? 1U : 0U, .val = my_psn_};
+    return send(reply) && ok;
+}
+
+// After recovery: the SEND_WITH_IMM arrived, the WRITE before it is in place; then restore.
+bool End::server_verify(const Msg &m) {
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 1, std::chrono::seconds(10));
+    bool ok =
+            check(wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == IBV_WC_RECV &&
+                          (wc[0].wc_flags & IBV_WC_WITH_IMM) != 0 &&
+                          ntohl(wc[0].imm_data) == m.arg && wc[0].byte_len == 64,
+                  "round %u: SEND_WITH_IMM received with its immediate", m.arg);
+    const std::span<std::byte> head = region_of(mem_).first(4096);
+    ok = check(tool::pattern_check(head, m.val, 0) == head.size(),
+               "round %u: the WRITE before it is in place", m.arg) &&
+         ok;
+    tool::pattern_fill(mem_.span(), tool::pattern_key(kSeed, 1, 0, 0, 0), 0);
+    const Msg reply{.req = Req::Verify, .arg = ok ? 1U : 0U, .val = 0};
+    return send(reply) && ok;
+}
+
+bool End::server_access() {
+    if (!exchange_and_connect() || !post_recv(999))
+        return false;
+    bool ok = true;
+    for (;;) {
+        Msg m;
+        if (!recv(m))
+            return check(false, "the client went away");
+        switch (m.req) {
+        case Req::Check:
+            ok = server_check() && ok;
+            break;
+        case Req::Reconnect:
+            ok = server_reconnect(m) && ok;
+            break;
+        case Req::Verify:
+            ok = server_verify(m) && ok;
+            // the next bad access finds a receive to flush
+            ok = post_recv(999) && ok;
+            break;
+        case Req::Destroy:
+        case Req::Bye:
+            return ok;
+        }
+    }
+}
+
+// ---- flush: outstanding work when the peer is gone ----
+
+bool End::client_flush() {
+    if (!exchange_and_connect())
+        return false;
+    Msg m{.req = Req::Destroy, .arg = 0, .val = 0};
+    if (!send(m) || !recv(m))
+        return check(false, "the server did not destroy its QP");
+    constexpr std::uint32_t n_recv = 8;
+    constexpr std::uint32_t n_send = kQueue - 8;
+    bool ok = true;
+    for (std::uint32_t i = 0; i < n_recv; i++)
+        ok = post_recv(100 + i) && ok;
+    for (std::uint32_t i = 0; i < n_send; i++) {
+        ok = post(i % 2 ? IBV_WR_SEND : IBV_WR_RDMA_WRITE, i, 0, 1024, remote_.addr,
+                  remote_.rkey) &&
+             ok;
+    }
+    if (!check(ok, "posted %u sends/writes and %u receives to a QP whose peer is gone", n_send,
+               n_recv))
+        return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::vector<ibv_wc> early = poll_n(cq_.get(), 1, std::chrono::milliseconds(1));
+    ok = check(early.empty(), "nothing completed while the peer is gone (%zu completions)",
+               early.size());
+    ok = check(tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0, "modify_qp to ERR") && ok;
+    ok = post(IBV_WR_SEND, n_send, 0, 16, 0, 0) && ok; // posted in ERR: flushes as well
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), n_send + 1 + n_recv, std::chrono::seconds(5));
+    ok = check(wc.size() == n_send + 1 + n_recv, "%zu of %u work requests completed", wc.size(),
+               n_send + 1 + n_recv) &&
+         ok;
+    std::uint64_t next_send = 0;
+    std::uint64_t next_recv = 100;
+    unsigned bad = 0;
+    for (const ibv_wc &w : wc) {
+        const bool is_recv = w.opcode == IBV_WC_RECV;
+        const bool in_order = is_recv ? w.wr_id == next_recv++ : w.wr_id == next_send++;
+        if (w.status != IBV_WC_WR_FLUSH_ERR || !in_order || w.qp_num != qp_->qp_num) {
+            if (bad++ < 5)
+                std::printf("# unexpected completion wr_id %" PRIu64 " opcode %d status %s\n",
+                            w.wr_id, w.opcode, ibv_wc_status_str(w.status));
+        }
+    }
+    ok = check(bad == 0, "every completion is WR_FLUSH_ERR, sends and receives each in order") &&
+         ok;
+    ok = check(tool::query_qp_state(qp_.get()) == IBV_QPS_ERR, "QP state ERR") && ok;
+
+    // A QP destroyed with work outstanding and completions never polled.
+    qp_.reset();
+    ok = make_qp() &&
+         check(tool::connect_qp(qp_.get(), remote_.info, next_psn(), params_) == 0,
+               "a new QP towards the gone peer") &&
+         ok;
+    for (std::uint32_t i = 0; ok && i < n_recv; i++)
+        ok = post_recv(i);
+    for (std::uint32_t i = 0; ok && i < n_send; i++)
+        ok = post(IBV_WR_RDMA_WRITE, i, 0, 65536, remote_.addr, remote_.rkey);
+    check(ok, "posted %u WRITEs and %u receives", n_send, n_recv);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ok = check(ibv_destroy_qp(qp_.release()) == 0, "destroy_qp with work outstanding") && ok;
+    ok = check(ibv_destroy_cq(cq_.release()) == 0, "destroy_cq with completions unpolled") && ok;
+    ok = check(ibv_dereg_mr(mr_.release()) == 0, "dereg_mr") && ok;
+    ok = check(ibv_dealloc_pd(pd_.release()) == 0, "dealloc_pd") && ok;
+    m = {.req = Req::Bye, .arg = 0, .val = 0};
+    send(m);
+    return ok;
+}
+
+bool End::server_flush() {
+    if (!exchange_and_connect())
+        return false;
+    Msg m;
+    if (!recv(m) || m.req != Req::Destroy)
+        return check(false, "no request from the client");
+    qp_.reset();
+    if (!send(m))
+        return false;
+    recv(m); // Bye, or the client is gone: either way we are done
+    return check(true, "server QP destroyed while the client kept sending");
+}
+
+int End::run() {
+    if (!setup())
+        return 1;
+    bool ok = false;
+    if (opt_.test == "access")
+        ok = server_ ? server_access() : client_access();
+    else
+        ok = server_ ? server_flush() : client_flush();
+    std::printf("mrc_bad_input %s %s: %s\n", opt_.test.c_str(), server_ ? "server" : "client",
+                ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
+
+int bad_input_main(std::span<char *> args) {
+    Options o;
+    std::vector<std::string_view> pos;
+    for (std::size_t i = 1; i < args.size(); i++) {
+        const std::string_view a = args[i];
+        if ((a == "-d" || a == "-g" || a == "-p") && i + 1 < args.size()) {
+            const char *v = args[++i];
+            if (a == "-d")
+                o.device = v;
+            else if (a == "-g")
+                o.gid_index = std::atoi(v);
+            else
+                o.port = static_cast<std::uint16_t>(std::atoi(v));
+        } else {
+            pos.push_back(a);
+        }
+    }
+    if (o.device.empty() || pos.empty() || pos.size() > 2 ||
+        (pos[0] != "access" && pos[0] != "flush")) {
+        std::fprintf(
+                stderr,
+                "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] access|flush [SERVER]\n");
+        return 2;
+    }
+    o.test = pos[0];
+    if (pos.size() == 2)
+        o.server = pos[1];
+    tool::Context ctx = tool::open_device(o.device);
+    if (!ctx)
+        return 2;
+    const auto deadline = Clock::now() + std::chrono::seconds(60);
+    tool::Channel ch = o.server.empty() ? tool::Channel::accept_one(o.port, deadline)
+                                        : tool::Channel::connect_to(o.server, o.port, deadline);
+    if (!ch)
+        return 1;
+    End end(o, std::move(ctx), std::move(ch));
+    return end.run();
+}
+
+} // namespace
+} // namespace mrc::bad_input
+
+int main(int argc, char **argv) {
+    try {
+        std::setvbuf(stdout, nullptr, _IOLBF, 0);
+        return mrc::bad_input::bad_input_main(
+                std::span<char *>(argv, static_cast<std::size_t>(argc)));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "mrc_bad_input: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "mrc_bad_input: unknown exception\n");
+    }
+    return 1;
+}
