@@ -9,6 +9,13 @@
 
 source "$(dirname "$0")/lib.sh"
 
+module_info() {
+	mrc_load
+	assert_eq "$(modinfo -F license mrc)" "GPL" "module license"
+	assert_match "$(modinfo -F alias mrc)" "^rdma-link-mrc$" "module alias"
+	assert_match "$(modinfo -F depends mrc)" "ib_core" "module dependencies"
+}
+
 link_add_creates_device() {
 	mrc_load
 	veth_pair mst0 mst1
@@ -140,6 +147,7 @@ rmmod_with_devices_present() {
 }
 
 ktap_run \
+	module_info \
 	link_add_creates_device \
 	link_add_creates_uverbs_device \
 	link_del_removes_device \

@@ -389,6 +389,9 @@ bool End::server_verify(const Msg &m) {
                "round %u: the WRITE before it is in place", m.arg) &&
          ok;
     tool::pattern_fill(mem_.span(), tool::pattern_key(kSeed, 1, 0, 0, 0), 0);
+    // The next bad access must find a receive to flush: post it before the client may start
+    // (a receive posted once the QP is already in ERR is flushed only by the next doorbell).
+    ok = post_recv(999) && ok;
     const Msg reply{.req = Req::Verify, .arg = ok ? 1U : 0U, .val = 0};
     return send(reply) && ok;
 }
@@ -410,8 +413,6 @@ bool End::server_access() {
             break;
         case Req::Verify:
             ok = server_verify(m) && ok;
-            // the next bad access finds a receive to flush
-            ok = post_recv(999) && ok;
             break;
         case Req::Destroy:
         case Req::Bye:

@@ -30,38 +30,17 @@
 
 #include <infiniband/verbs.h>
 
+#include "tool_verbs.h"
+
 namespace {
 
-struct DeviceListFree {
-    void operator()(ibv_device **list) const { ibv_free_device_list(list); }
-};
-struct ContextClose {
-    void operator()(ibv_context *ctx) const { ibv_close_device(ctx); }
-};
-struct PdFree {
-    void operator()(ibv_pd *pd) const { ibv_dealloc_pd(pd); }
-};
-struct CqFree {
-    void operator()(ibv_cq *cq) const { ibv_destroy_cq(cq); }
-};
-
-struct MrFree {
-    void operator()(ibv_mr *mr) const { ibv_dereg_mr(mr); }
-};
-struct QpFree {
-    void operator()(ibv_qp *qp) const { ibv_destroy_qp(qp); }
-};
-struct SrqFree {
-    void operator()(ibv_srq *srq) const { ibv_destroy_srq(srq); }
-};
-
-using DeviceList = std::unique_ptr<ibv_device *, DeviceListFree>;
-using Context = std::unique_ptr<ibv_context, ContextClose>;
-using Pd = std::unique_ptr<ibv_pd, PdFree>;
-using Cq = std::unique_ptr<ibv_cq, CqFree>;
-using Mr = std::unique_ptr<ibv_mr, MrFree>;
-using Qp = std::unique_ptr<ibv_qp, QpFree>;
-using Srq = std::unique_ptr<ibv_srq, SrqFree>;
+using mrc::tool::Context;
+using mrc::tool::Cq;
+using mrc::tool::DeviceList;
+using mrc::tool::Mr;
+using mrc::tool::Pd;
+using mrc::tool::Qp;
+using mrc::tool::Srq;
 
 bool report(const char *step, bool ok, int err) {
     if (ok)

@@ -32,6 +32,9 @@ struct MrFree {
 struct QpFree {
     void operator()(ibv_qp *qp) const { ibv_destroy_qp(qp); }
 };
+struct SrqFree {
+    void operator()(ibv_srq *srq) const { ibv_destroy_srq(srq); }
+};
 struct ChannelFree {
     void operator()(ibv_comp_channel *ch) const { ibv_destroy_comp_channel(ch); }
 };
@@ -42,6 +45,7 @@ using Pd = std::unique_ptr<ibv_pd, PdFree>;
 using Cq = std::unique_ptr<ibv_cq, CqFree>;
 using Mr = std::unique_ptr<ibv_mr, MrFree>;
 using Qp = std::unique_ptr<ibv_qp, QpFree>;
+using Srq = std::unique_ptr<ibv_srq, SrqFree>;
 using CompChannel = std::unique_ptr<ibv_comp_channel, ChannelFree>;
 
 // Zeroed, page-aligned memory from mmap, for registering.

@@ -12,6 +12,7 @@
  * and waits for readers before the sockets are released.
  */
 #include <linux/module.h>
+#include <net/dst_cache.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -214,7 +215,8 @@ struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev, unsigned int len)
 }
 
 static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
-			 const struct mrc_av *av, u16 ev, struct sk_buff *skb)
+			 const struct mrc_av *av, u16 ev, struct dst_cache *cache,
+			 struct sk_buff *skb)
 {
 	struct in6_addr saddr = av->saddr.v6, daddr = av->daddr.v6;
 	struct flowi6 fl6 = {
@@ -228,10 +230,15 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 
 	if (ipv6_addr_type(&daddr) & IPV6_ADDR_LINKLOCAL)
 		fl6.flowi6_oif = mdev->ndev->ifindex;
-	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
-	if (IS_ERR(dst)) {
-		kfree_skb(skb);
-		return PTR_ERR(dst);
+	dst = cache ? dst_cache_get_ip6(cache, &saddr) : NULL;
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			return PTR_ERR(dst);
+		}
+		if (cache)
+			dst_cache_set_ip6(cache, dst, &saddr);
 	}
 
 	/* takes over both the skb and the route reference */
@@ -242,7 +249,8 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 }
 
 static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
-			 const struct mrc_av *av, u16 ev, struct sk_buff *skb)
+			 const struct mrc_av *av, u16 ev, struct dst_cache *cache,
+			 struct sk_buff *skb)
 {
 	struct flowi4 fl4 = {
 		.flowi4_proto = IPPROTO_UDP,
@@ -253,10 +261,15 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 	};
 	struct rtable *rt;
 
-	rt = ip_route_output_key(sock_net(sk), &fl4);
-	if (IS_ERR(rt)) {
-		kfree_skb(skb);
-		return PTR_ERR(rt);
+	rt = cache ? dst_cache_get_ip4(cache, &fl4.saddr) : NULL;
+	if (!rt) {
+		rt = ip_route_output_key(sock_net(sk), &fl4);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return PTR_ERR(rt);
+		}
+		if (cache)
+			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}
 
 	/* takes over both the skb and the route reference */
@@ -267,25 +280,26 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 }
 
 int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, u16 ev,
-		 struct sk_buff *skb)
+		 struct dst_cache *cache, struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
 	struct sock *sk;
 	int err = -ENETDOWN;
 
-	rcu_read_lock();
+	/* BH off: the route cache is per CPU */
+	rcu_read_lock_bh();
 	if (av->family == AF_INET6)
-		sk = rcu_dereference(mdev->sk6);
+		sk = rcu_dereference_bh(mdev->sk6);
 	else
-		sk = rcu_dereference(mdev->sk4);
+		sk = rcu_dereference_bh(mdev->sk4);
 	if (sk) {
 		if (av->family == AF_INET6)
-			err = mrc_net_xmit6(mdev, sk, av, ev, skb);
+			err = mrc_net_xmit6(mdev, sk, av, ev, cache, skb);
 		else
-			err = mrc_net_xmit4(mdev, sk, av, ev, skb);
+			err = mrc_net_xmit4(mdev, sk, av, ev, cache, skb);
 		skb = NULL;	/* consumed, sent or not */
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_bh();
 
 	if (skb)
 		kfree_skb(skb);

@@ -8,6 +8,7 @@
 
 #include <linux/skbuff.h>
 
+struct dst_cache;
 struct mrc_av;
 struct mrc_dev;
 
@@ -23,9 +24,12 @@ void mrc_net_detach(struct mrc_dev *mdev);
  */
 struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev, unsigned int len);
 
-/* Send @skb (MRC header onwards) to @av with UDP source port @ev. */
+/*
+ * Send @skb (MRC header onwards) to @av with UDP source port @ev; @cache
+ * (may be NULL) remembers the route between packets.
+ */
 int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, u16 ev,
-		 struct sk_buff *skb);
+		 struct dst_cache *cache, struct sk_buff *skb);
 
 /* Receive side entry (mrc_recv.c): @skb->data is the MRC header. */
 void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb);

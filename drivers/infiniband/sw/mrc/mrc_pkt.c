@@ -41,7 +41,7 @@ struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, u16 ev)
 {
-	return mrc_net_xmit(mrc_qp_dev(qp), &qp->av, ev, skb);
+	return mrc_net_xmit(mrc_qp_dev(qp), &qp->av, ev, &qp->dst_cache, skb);
 }
 
 u64 mrc_sge_total(const struct mrc_sge *sge, u32 nsge)

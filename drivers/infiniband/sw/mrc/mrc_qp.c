@@ -193,9 +193,12 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		qp->max_recv_sge = recv_sge;
 	}
 
-	err = mrc_req_init(qp);
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
 	if (err)
 		goto err_rq;
+	err = mrc_req_init(qp);
+	if (err)
+		goto err_dst;
 	err = mrc_resp_init(qp);
 	if (err)
 		goto err_req;
@@ -231,6 +234,8 @@ err_resp:
 	mrc_resp_free(qp);
 err_req:
 	mrc_req_free(qp);
+err_dst:
+	dst_cache_destroy(&qp->dst_cache);
 err_rq:
 	if (!qp->srq)
 		mrc_queue_destroy(&qp->rq);
@@ -343,6 +348,7 @@ static void mrc_qp_save_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 		a->qp_access_flags = attr->qp_access_flags;
 	if (mask & IB_QP_AV) {
 		qp->av = *av;
+		dst_cache_reset(&qp->dst_cache);
 		qp->dgid = rdma_ah_read_grh(&attr->ah_attr)->dgid;
 	}
 	if (mask & IB_QP_PATH_MTU)
@@ -458,6 +464,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_resp_stop(qp);
 	mrc_req_free(qp);
 	mrc_resp_free(qp);
+	dst_cache_destroy(&qp->dst_cache);
 
 	if (!qp->srq)
 		mrc_queue_destroy(&qp->rq);

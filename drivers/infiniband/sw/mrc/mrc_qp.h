@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "core/mrc_rx_window.h"
@@ -148,6 +149,7 @@ struct mrc_qp {
 	enum ib_qp_state state;
 	struct ib_qp_attr attr;		/* as set by modify_qp */
 	struct mrc_av av;		/* the peer, once IB_QP_AV was given */
+	struct dst_cache dst_cache;	/* route to it (reset with the AV) */
 	union ib_gid dgid;
 
 	struct mrc_cq *scq;

@@ -22,8 +22,6 @@
 #include "mrc_stats.h"
 
 #define MRC_REQ_BUDGET		64	/* packets per work run */
-#define MRC_REQ_ACK_EVERY	16	/* ask for an ACK this often */
-#define MRC_READ_CHUNK		64	/* response packets per READ_REQ */
 #define MRC_REORDER_PSNS	16	/* SACKed this far past a hole: lost */
 #define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
 
@@ -348,7 +346,7 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			hdr.msg.read_len = end_off + end_seg - off;
 			seg = 0;
 		}
-		if (last + 1 == w->npkts || retx || !((idx + 1) % MRC_REQ_ACK_EVERY) ||
+		if (last + 1 == w->npkts || retx || !((idx + 1) % MRC_ACK_REQ_EVERY_PKTS) ||
 		    mrc_wqe_is_read(wqe))
 			hdr.flags |= MRC_WIRE_F_ACK_REQ;
 		if (last + 1 == w->npkts && (wqe->send_flags & IB_SEND_SOLICITED) &&
@@ -415,7 +413,7 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			w->first_psn = mrc_tx_window_nxt(&req->txw);
 		}
 		if (mrc_wqe_is_read(w->wqe))
-			count = min_t(u32, MRC_READ_CHUNK, w->npkts - w->next_pkt);
+			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
 		if (mrc_tx_window_space(&req->txw) < count)
 			break;
 		for (i = 0; i < count; i++) {

@@ -24,7 +24,6 @@
 #define MRC_RESP_READS		256	/* READ jobs queued per QP */
 #define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
 #define MRC_RESP_BUDGET		32	/* READ response packets per work run */
-#define MRC_RESP_ACK_EVERY	16
 
 /* Atomics are atomic against each other across all QPs of all devices. */
 static DEFINE_SPINLOCK(mrc_atomic_lock);
@@ -386,6 +385,18 @@ static u8 mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 }
 
+/* What a READ_REQ asks for, as the READ job it becomes. */
+static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *hdr)
+{
+	e->opcode = hdr->opcode;
+	e->rkey = hdr->msg.rkey;
+	e->va = hdr->msg.va;
+	e->offset = hdr->msg.offset;
+	e->len = hdr->msg.read_len;
+	e->msg_len = hdr->msg.msg_len;
+	e->msn = hdr->msg.msn;
+}
+
 /* A duplicate READ/atomic request: answer it again (executing READ anew). */
 static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       u16 ev)
@@ -399,12 +410,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 	switch (hdr->opcode) {
 	case MRC_OP_READ_REQ:
-		e.rkey = hdr->msg.rkey;
-		e.va = hdr->msg.va;
-		e.offset = hdr->msg.offset;
-		e.len = hdr->msg.read_len;
-		e.msg_len = hdr->msg.msg_len;
-		e.msn = hdr->msg.msn;
+		mrc_resp_evt_read(&e, hdr);
 		if (mrc_resp_start_read(qp, hdr->psn, &e))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
 					  false, ev);
@@ -505,13 +511,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			e->opcode = hdr->opcode;
 		break;
 	case MRC_OP_READ_REQ:
-		e->opcode = hdr->opcode;
-		e->rkey = hdr->msg.rkey;
-		e->va = hdr->msg.va;
-		e->offset = hdr->msg.offset;
-		e->len = hdr->msg.read_len;
-		e->msg_len = hdr->msg.msg_len;
-		e->msn = hdr->msg.msn;
+		mrc_resp_evt_read(e, hdr);
 		break;
 	case MRC_OP_ATOMIC_CSWAP:
 	case MRC_OP_ATOMIC_FADD:
@@ -532,8 +532,11 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	if (total)
 		mrc_resp_advance(qp, cum, cum + total, ev);
 
-	if (++resp->since_ack >= MRC_RESP_ACK_EVERY ||
-	    mrc_rx_window_has_ooo(&resp->rxw))
+	/* coalesce, but report holes quickly: SACKs drive retransmission */
+	resp->since_ack++;
+	if (resp->since_ack >= MRC_ACK_EVERY_PKTS ||
+	    (mrc_rx_window_has_ooo(&resp->rxw) &&
+	     resp->since_ack >= MRC_ACK_EVERY_PKTS_OOO))
 		ack = true;
 	if (ack && mrc_qp_state(qp) != IB_QPS_ERR)
 		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
