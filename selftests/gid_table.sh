@@ -14,27 +14,10 @@ LINK_LOCAL=fe80:0000:0000:0000:0000:00ff:fe00:0001	# from the MAC, EUI-64
 V6=2001:0db8:0001:0000:0000:0000:0000:0005
 V4_MAPPED=0000:0000:0000:0000:0000:ffff:c000:0207
 
-# The index of GID $1 in mrcst0's table, or nothing.
-gid_index() {
-	local f
-	for f in /sys/class/infiniband/mrcst0/ports/1/gids/*; do
-		[ "$(cat "$f" 2>/dev/null)" = "$1" ] && { echo "${f##*/}"; return 0; }
-	done
-	return 1
-}
-
-has_gid() { [ -n "$(gid_index "$1")" ]; }
+has_gid() { gid_index_of mrcst0 "$1" >/dev/null; }
 lacks_gid() { ! has_gid "$1"; }
 
-setup() {
-	mrc_load
-	ip link add mst0 address 02:00:00:00:00:01 type veth peer name mst1
-	ip addr add 2001:db8:1::5/64 dev mst0 nodad
-	ip addr add 192.0.2.7/24 dev mst0
-	ip link set mst0 up
-	ip link set mst1 up
-	mrc_link_add mrcst0 mst0
-}
+setup() { addressed_device; }
 
 gid_link_local_from_mac() {
 	setup
@@ -45,7 +28,7 @@ gid_for_ipv6_address() {
 	setup
 	wait_until 20 has_gid $V6
 	local i
-	i=$(gid_index $V6)
+	i=$(gid_index_of mrcst0 $V6)
 	assert_eq "$(cat /sys/class/infiniband/mrcst0/ports/1/gid_attrs/types/"$i")" "RoCE v2" "GID type"
 	assert_eq "$(cat /sys/class/infiniband/mrcst0/ports/1/gid_attrs/ndevs/"$i")" "mst0" "GID netdev"
 }

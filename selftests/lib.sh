@@ -77,6 +77,26 @@ mrc_link_add() { # NAME NETDEV
 	rdma link add "$1" type mrc netdev "$2"
 }
 
+# mrcst0 on mst0 (MAC 02:00:00:00:00:01, 2001:db8:1::5/64, 192.0.2.7/24),
+# whose veth peer is mst1.
+addressed_device() {
+	mrc_load
+	ip link add mst0 address 02:00:00:00:00:01 type veth peer name mst1
+	ip addr add 2001:db8:1::5/64 dev mst0 nodad
+	ip addr add 192.0.2.7/24 dev mst0
+	ip link set mst0 up
+	ip link set mst1 up
+	mrc_link_add mrcst0 mst0
+}
+
+gid_index_of() { # DEV GID -> index
+	local f
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$f" 2>/dev/null)" = "$2" ] && { echo "${f##*/}"; return 0; }
+	done
+	return 1
+}
+
 # Remove every object a test may have left behind.
 cleanup_world() {
 	local d n

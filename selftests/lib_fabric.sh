@@ -54,14 +54,6 @@ gid_of_v4() {
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
 }
 
-gid_index_of() { # DEV GID -> index
-	local f
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		[ "$(cat "$f" 2>/dev/null)" = "$2" ] && { echo "${f##*/}"; return 0; }
-	done
-	return 1
-}
-
 counter() { # DEV NAME -> value of an mrc hw counter
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
 }

@@ -16,13 +16,7 @@ V6_GID=2001:db8:1::5		# as ibv_devinfo prints RoCE v2 GIDs (inet_ntop)
 V4_GID=::ffff:192.0.2.7
 
 setup() {
-	mrc_load
-	ip link add mst0 address 02:00:00:00:00:01 type veth peer name mst1
-	ip addr add 2001:db8:1::5/64 dev mst0 nodad
-	ip addr add 192.0.2.7/24 dev mst0
-	ip link set mst0 up
-	ip link set mst1 up
-	mrc_link_add mrcst0 mst0
+	addressed_device
 	wait_until 10 port_state_is mrcst0 "4: ACTIVE"
 }
 
