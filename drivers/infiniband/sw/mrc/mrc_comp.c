@@ -19,24 +19,6 @@ static const u32 mrc_rnr_usec[32] = {
 	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
-/* The WQE a response PSN belongs to (READ or atomic, packets sent). */
-static struct mrc_swqe *mrc_comp_find(struct mrc_qp *qp, u32 psn)
-{
-	struct mrc_req *req = &qp->req;
-	u32 i;
-
-	for (i = req->done; i != req->send + (req->send != req->next); i++) {
-		struct mrc_swqe *w = &req->swqe[i & (qp->sq.num_slots - 1)];
-
-		if (!w->next_pkt)
-			continue;
-		if (!mrc_psn_before(psn, w->first_psn) &&
-		    mrc_psn_before(psn, w->first_psn + w->next_pkt))
-			return w;
-	}
-	return NULL;
-}
-
 /* Progress resets the retry budget and pushes the retransmit timer out. */
 static void mrc_comp_progress(struct mrc_qp *qp)
 {
@@ -102,7 +84,7 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	}
 
 	/* fatal: everything before hdr->psn was acknowledged by this NAK */
-	w = mrc_comp_find(qp, hdr->psn);
+	w = mrc_req_find_psn(qp, hdr->psn);
 	if (!w && req->done != req->send)
 		w = &req->swqe[req->done & (qp->sq.num_slots - 1)];
 	if (w && !w->status)
@@ -113,7 +95,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       struct sk_buff *skb)
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
-	struct mrc_swqe *w = mrc_comp_find(qp, hdr->psn);
+	struct mrc_swqe *w = mrc_req_find_psn(qp, hdr->psn);
 	u32 idx, off, seg, len = hdr->payload_len;
 	void *buf;
 	int err;
@@ -123,9 +105,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		return;
 	}
 	idx = hdr->psn - w->first_psn;
-	if (mrc_seg_get(w->wqe->num_sge ? mrc_sge_total((const void *)(w->wqe + 1),
-							w->wqe->num_sge) : 0,
-			qp->mtu, idx, &off, &seg) ||
+	if (mrc_seg_get(mrc_wqe_length(w->wqe), qp->mtu, idx, &off, &seg) ||
 	    off != hdr->msg.offset || seg != len) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_HEADER);
 		return;
@@ -152,7 +132,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 {
-	struct mrc_swqe *w = mrc_comp_find(qp, hdr->psn);
+	struct mrc_swqe *w = mrc_req_find_psn(qp, hdr->psn);
 	u64 orig = hdr->atomic_resp.orig;
 
 	if (!w || w->atomic_done || w->status || w->npkts != 1 ||

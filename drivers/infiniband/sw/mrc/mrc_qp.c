@@ -100,11 +100,6 @@ static u32 mrc_send_slot_size(u32 max_sge, u32 max_inline)
 	return MRC_SEND_WQE_HDR_SIZE + ALIGN(body, 64);
 }
 
-static u32 mrc_recv_slot_size(u32 max_sge)
-{
-	return MRC_RECV_WQE_HDR_SIZE + max_sge * sizeof(struct mrc_sge);
-}
-
 static int mrc_qp_check_init(struct mrc_dev *mdev, struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;

@@ -203,6 +203,8 @@ void mrc_req_flush(struct mrc_qp *qp);
 void mrc_req_discard(struct mrc_qp *qp);
 void mrc_req_stop(struct mrc_qp *qp);
 unsigned long mrc_req_rto(const struct mrc_qp *qp);
+struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn);
+u32 mrc_wqe_length(const struct mrc_send_wqe *wqe);
 unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp);
 
 /* mrc_comp.c: the completer (responses to our requests) */

@@ -82,6 +82,12 @@ static inline void mrc_queue_store_cons(struct mrc_queue *q, u32 v)
 	smp_store_release(mrc_queue_cons_ptr(q), v);
 }
 
+/* Bytes of an RQ/SRQ slot holding a receive WQE with @max_sge SGEs. */
+static inline u32 mrc_recv_slot_size(u32 max_sge)
+{
+	return MRC_RECV_WQE_HDR_SIZE + max_sge * sizeof(struct mrc_sge);
+}
+
 /* Slots in use between @cons and @prod, or -EPROTO if userspace lied. */
 static inline int mrc_queue_count(const struct mrc_queue *q, u32 prod, u32 cons)
 {

@@ -158,7 +158,7 @@ static bool mrc_wqe_is_atomic(const struct mrc_send_wqe *wqe)
 	       wqe->opcode == IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-static u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
+u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
 {
 	if (mrc_wqe_is_atomic(wqe))
 		return 8;
@@ -268,7 +268,7 @@ static struct mrc_swqe *mrc_req_swqe(struct mrc_qp *qp, u32 index)
 }
 
 /* The WQE that owns @psn among those with packets sent, or NULL. */
-static struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn)
+struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_req *req = &qp->req;
 	u32 i;

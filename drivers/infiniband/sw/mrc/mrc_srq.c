@@ -6,11 +6,6 @@
 #include "mrc_param.h"
 #include "mrc_srq.h"
 
-static u32 mrc_recv_slot_size(u32 max_sge)
-{
-	return MRC_RECV_WQE_HDR_SIZE + max_sge * sizeof(struct mrc_sge);
-}
-
 int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata)
 {
