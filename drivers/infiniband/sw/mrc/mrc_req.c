@@ -371,8 +371,14 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			}
 		}
 	}
+	/*
+	 * Only PSNs still in the scoreboard own a timestamp slot: a READ
+	 * re-requested long after its PSNs were acknowledged shares slots with
+	 * live PSNs, whose resend it must not postpone.
+	 */
 	for (last = 0; last < max_t(u32, count, 1); last++)
-		qp->req.sent_at[mrc_req_slot(qp, hdr.psn + last)] = jiffies;
+		if (!mrc_psn_before(hdr.psn + last, mrc_tx_window_una(&qp->req.txw)))
+			qp->req.sent_at[mrc_req_slot(qp, hdr.psn + last)] = jiffies;
 	if (retx)
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RETRANSMITS);
 	return mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
@@ -401,6 +407,10 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 
 		if (w->status)
 			goto next_wqe;	/* completes with its error */
+		if (mrc_wqe_is_read(w->wqe))
+			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
+		if (mrc_tx_window_space(&req->txw) < count)
+			break;
 		if (!w->next_pkt) {
 			bool rd = mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe);
 
@@ -409,13 +419,9 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			if ((w->wqe->send_flags & IB_SEND_FENCE) && req->rd_atomic)
 				break;
 			if (rd)
-				req->rd_atomic++;
+				req->rd_atomic++;	/* once: next_pkt moves below */
 			w->first_psn = mrc_tx_window_nxt(&req->txw);
 		}
-		if (mrc_wqe_is_read(w->wqe))
-			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
-		if (mrc_tx_window_space(&req->txw) < count)
-			break;
 		for (i = 0; i < count; i++) {
 			u32 psn;
 
@@ -526,6 +532,7 @@ static int mrc_req_rnr_resend(struct mrc_qp *qp, int budget)
 	}
 	return budget;
 }
+
 
 /* The retransmit timer fired: resend what is overdue, count the retry. */
 static int mrc_req_timeout(struct mrc_qp *qp, int budget)
@@ -666,11 +673,20 @@ static bool mrc_swqe_done(struct mrc_qp *qp, struct mrc_swqe *w)
 
 	if (w->next_pkt < w->npkts)
 		return false;
+	/*
+	 * Every PSN acknowledged, READs and atomics too: a response proves
+	 * that some request was executed, not that the responder's window
+	 * holds each PSN (a delayed chunk READ_REQ executed as a duplicate
+	 * answers PSNs that only single-PSN re-requests will fill). The
+	 * requester must keep the WQE to resend those.
+	 */
+	if (mrc_psn_before(una, w->first_psn + w->npkts))
+		return false;
 	if (mrc_wqe_is_read(w->wqe))
 		return w->resp_pkts == w->npkts;
 	if (mrc_wqe_is_atomic(w->wqe))
 		return w->atomic_done;
-	return !mrc_psn_before(una, w->first_psn + w->npkts);
+	return true;
 }
 
 /*
