@@ -153,7 +153,6 @@ void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 {
 	struct mrc_req *req = &qp->req;
 	enum ib_qp_state state = mrc_qp_state(qp);
-	u32 space;
 
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_SQE) {
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_QP_STATE);
@@ -161,7 +160,6 @@ void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 
 	spin_lock_bh(&req->lock);
-	space = mrc_tx_window_space(&req->txw);
 	switch (hdr->opcode) {
 	case MRC_OP_ACK:
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_ACKS_RECEIVED);
@@ -178,9 +176,11 @@ void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		break;
 	}
 	mrc_req_complete(qp);
-	/* more window, holes to fill, or an RNR back-off: the requester acts */
-	if (mrc_tx_window_space(&req->txw) > space ||
-	    mrc_tx_window_holes(&req->txw) || req->send != req->next)
+	/*
+	 * Wake the requester only when it has work: a wake-up per ACK would
+	 * preempt a busy-polling application on every message.
+	 */
+	if (mrc_req_has_work(qp))
 		mrc_req_kick(qp);
 	spin_unlock_bh(&req->lock);
 }

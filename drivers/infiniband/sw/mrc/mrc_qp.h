@@ -198,6 +198,7 @@ int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_free(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
+bool mrc_req_has_work(const struct mrc_qp *qp);
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_flush(struct mrc_qp *qp);
 void mrc_req_discard(struct mrc_qp *qp);

@@ -482,6 +482,20 @@ static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 	return budget;
 }
 
+/*
+ * Whether an ACK or response leaves the requester something to do: WQEs
+ * waiting for window or READ/atomic credit, or a hole ripe for fast
+ * retransmission. Timeouts and RNR back-offs come with their timer.
+ */
+bool mrc_req_has_work(const struct mrc_qp *qp)
+{
+	const struct mrc_req *req = &qp->req;
+
+	return req->send != req->next ||
+	       (mrc_tx_window_holes(&req->txw) &&
+		req->txw.sack_next - mrc_tx_window_una(&req->txw) > MRC_REORDER_PSNS);
+}
+
 /* READ/atomic WQEs whose requests arrived but whose responses did not. */
 static int mrc_req_rerequest(struct mrc_qp *qp, int budget)
 {

@@ -24,6 +24,7 @@
 #define MRC_RESP_READS		256	/* READ jobs queued per QP */
 #define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
 #define MRC_RESP_BUDGET		32	/* READ response packets per work run */
+#define MRC_RESP_INLINE_PKTS	4	/* ... and sent straight from the softirq */
 
 /* Atomics are atomic against each other across all QPs of all devices. */
 static DEFINE_SPINLOCK(mrc_atomic_lock);
@@ -252,8 +253,7 @@ static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_
 	job->msn = e->msn;
 	job->rkey = e->rkey;
 	job->va = e->va;
-	queue_work(mrc_wq, &resp->work);
-	return 0;
+	return 0;	/* sent once the request is acknowledged */
 }
 
 static void mrc_resp_send_atomic_resp(struct mrc_qp *qp, u32 psn, u32 msn,
@@ -395,6 +395,66 @@ static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *
 	e->len = hdr->msg.read_len;
 	e->msg_len = hdr->msg.msg_len;
 	e->msn = hdr->msg.msn;
+}
+
+/*
+ * Send up to @budget READ response packets, oldest job first. Returns
+ * whether jobs remain. Called with resp.lock held.
+ */
+static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
+{
+	struct mrc_resp *resp = &qp->resp;
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+
+	while (budget > 0 && resp->read_head != resp->read_tail &&
+	       mrc_qp_state(qp) != IB_QPS_ERR) {
+		struct mrc_read_job *job = &resp->reads[resp->read_head % MRC_RESP_READS];
+		struct mrc_pkt_hdr hdr = {};
+		u32 off, seg;
+		struct sk_buff *skb;
+		struct mrc_mr *mr;
+		void *payload;
+
+		if (job->next == job->npkts) {
+			resp->read_head++;
+			continue;
+		}
+		mrc_seg_get(job->len, qp->mtu, job->next, &off, &seg);
+		off += job->offset;
+		hdr.opcode = MRC_OP_READ_RESP;
+		hdr.dest_qpn = qp->attr.dest_qp_num;
+		hdr.psn = job->psn + job->next;
+		hdr.msg.msn = job->msn;
+		hdr.msg.offset = off;
+		hdr.msg.msg_len = job->msg_len;
+
+		skb = mrc_pkt_alloc(qp, &hdr, seg, &payload);
+		if (!skb)
+			break;
+		if (seg) {
+			mr = mrc_mr_get(mdev, qp->ibqp.pd, job->rkey,
+					IB_ACCESS_REMOTE_READ, job->va + off, seg);
+			if (IS_ERR(mr)) {
+				kfree_skb(skb);
+				mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0,
+						  job->psn, false, mrc_qp_next_ev(qp));
+				resp->read_head++;
+				continue;
+			}
+			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
+			mrc_mr_put(mr);
+		}
+		mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
+		job->next++;
+		budget--;
+	}
+	return resp->read_head != resp->read_tail;
+}
+
+static void mrc_resp_queue_reads(struct mrc_qp *qp)
+{
+	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR)
+		queue_work(mrc_wq, &qp->resp.work);
 }
 
 /* A duplicate READ/atomic request: answer it again (executing READ anew). */
@@ -541,65 +601,32 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	if (ack && mrc_qp_state(qp) != IB_QPS_ERR)
 		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
 out:
+	/*
+	 * READs this packet started: a few responses right away, after the
+	 * ACK (the requester completes a READ once both are in), so a small
+	 * READ never waits for a kworker; the rest from the work item.
+	 */
+	if (resp->read_head != resp->read_tail && !work_pending(&resp->work) &&
+	    mrc_resp_send_reads(qp, MRC_RESP_INLINE_PKTS))
+		mrc_resp_queue_reads(qp);
 	spin_unlock_bh(&resp->lock);
 }
 
-/* Send READ responses, a budget's worth per run. */
+/*
+ * READ responses beyond what the softirq sends, a budget's worth per run:
+ * a big READ must not hold the softirq (nor starve it: the work item runs
+ * at normal priority).
+ */
 static void mrc_resp_work(struct work_struct *work)
 {
 	struct mrc_qp *qp = container_of(work, struct mrc_qp, resp.work);
-	struct mrc_resp *resp = &qp->resp;
-	struct mrc_dev *mdev = mrc_qp_dev(qp);
-	int budget = MRC_RESP_BUDGET;
 	bool more;
 
-	spin_lock_bh(&resp->lock);
-	while (budget > 0 && resp->read_head != resp->read_tail &&
-	       mrc_qp_state(qp) != IB_QPS_ERR) {
-		struct mrc_read_job *job = &resp->reads[resp->read_head % MRC_RESP_READS];
-		struct mrc_pkt_hdr hdr = {};
-		u32 off, seg;
-		struct sk_buff *skb;
-		struct mrc_mr *mr;
-		void *payload;
-
-		if (job->next == job->npkts) {
-			resp->read_head++;
-			continue;
-		}
-		mrc_seg_get(job->len, qp->mtu, job->next, &off, &seg);
-		off += job->offset;
-		hdr.opcode = MRC_OP_READ_RESP;
-		hdr.dest_qpn = qp->attr.dest_qp_num;
-		hdr.psn = job->psn + job->next;
-		hdr.msg.msn = job->msn;
-		hdr.msg.offset = off;
-		hdr.msg.msg_len = job->msg_len;
-
-		skb = mrc_pkt_alloc(qp, &hdr, seg, &payload);
-		if (!skb)
-			break;
-		if (seg) {
-			mr = mrc_mr_get(mdev, qp->ibqp.pd, job->rkey,
-					IB_ACCESS_REMOTE_READ, job->va + off, seg);
-			if (IS_ERR(mr)) {
-				kfree_skb(skb);
-				mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0,
-						  job->psn, false, mrc_qp_next_ev(qp));
-				resp->read_head++;
-				continue;
-			}
-			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
-			mrc_mr_put(mr);
-		}
-		mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
-		job->next++;
-		budget--;
-	}
-	more = resp->read_head != resp->read_tail;
-	spin_unlock_bh(&resp->lock);
-	if (more && !READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR)
-		queue_work(mrc_wq, &resp->work);
+	spin_lock_bh(&qp->resp.lock);
+	more = mrc_resp_send_reads(qp, MRC_RESP_BUDGET);
+	spin_unlock_bh(&qp->resp.lock);
+	if (more)
+		mrc_resp_queue_reads(qp);
 }
 
 /* The QP is in ERR: complete every posted receive with WR_FLUSH_ERR. */
