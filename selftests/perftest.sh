@@ -24,6 +24,7 @@ perf() { # TOOL ARGS...
 	wait $SERVER_PID || fail "$tool $* failed on the server"
 	echo "$out" | grep -E '^ +[0-9]+ +[0-9]+ ' | head -n 40
 	echo "$out" | grep -qE '^ +[0-9]+ +[0-9]+ +[0-9.]+' || fail "$tool printed no results"
+	PERF_OUT=$out
 }
 
 wire_bytes() { echo $(( $(veth_tx_bytes msta msta0) + $(veth_tx_bytes mstb mstb0) )); }
@@ -34,26 +35,35 @@ bytes_crossed() { # BEFORE MIN
 	[ $moved -ge "$2" ] || fail "only $moved bytes on the wire, expected at least $2"
 }
 
-write_bw_all_sizes() {
+# Every size -a runs (2 B ... 8 MiB) reported a result. A latency row may
+# read "inf": perftest calibrates its cycle counter against the clock for
+# each report and, when the fit is poor (it prints "Correlation coefficient
+# r^2 < 0.9", common under TCG), divides by a zero MHz. The transfer itself
+# completed; a few such rows are tolerated, not a run of them.
+all_sizes_reported() {
+	local size=2 inf=0
+	while [ $size -le 8388608 ]; do
+		if ! echo "$PERF_OUT" | grep -qE "^ +$size +[0-9]+ +[0-9.]+ "; then
+			echo "$PERF_OUT" | grep -qE "^ +$size +[0-9]+ +inf " ||
+				fail "no result for $size bytes"
+			inf=$((inf + 1))
+		fi
+		size=$((size * 2))
+	done
+	[ $inf -le 3 ] || fail "$inf sizes without a number"
+}
+
+bw_all_sizes() { # TOOL
 	two_hosts
 	local before=$(wire_bytes)
-	perf ib_write_bw -a -n 5
+	perf "$1" -a -n 5
+	all_sizes_reported
 	bytes_crossed "$before" $((5 * 8388608))
 }
 
-read_bw_all_sizes() {
-	two_hosts
-	local before=$(wire_bytes)
-	perf ib_read_bw -a -n 5
-	bytes_crossed "$before" $((5 * 8388608))
-}
-
-send_bw_all_sizes() {
-	two_hosts
-	local before=$(wire_bytes)
-	perf ib_send_bw -a -n 5
-	bytes_crossed "$before" $((5 * 8388608))
-}
+write_bw_all_sizes() { bw_all_sizes ib_write_bw; }
+read_bw_all_sizes() { bw_all_sizes ib_read_bw; }
+send_bw_all_sizes() { bw_all_sizes ib_send_bw; }
 
 atomic_bw() {
 	two_hosts
@@ -69,9 +79,12 @@ write_bw_four_qps() {
 
 latency_tools() {
 	two_hosts
-	perf ib_write_lat -s 2 -n 200
-	perf ib_read_lat -s 2 -n 200
-	perf ib_send_lat -s 2 -n 200
+	local tool
+	for tool in ib_write_lat ib_read_lat ib_send_lat; do
+		perf $tool -s 2 -n 200
+		perf $tool -a -n 5
+		all_sizes_reported
+	done
 }
 
 lossy_wire() {

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Whatever arrives on the MRC UDP port, the kernel survives it: truncated,
-# garbage and wrong-QPN packets are dropped and counted by reason.
+# garbage and wrong-QPN packets are dropped and counted by reason, and
+# out-of-window and stale packets aimed at a live QP change nothing: the
+# transfer running on it finishes with every byte verified.
 #
 #   netns msta [ mrcsta ] msta0 <-- veth --> mstb0 (netns mstb: the sender)
 
@@ -52,6 +54,51 @@ unknown_qpn_dropped() {
 	expect_counter_rise drop_unknown_qp "$before"
 }
 
+# \xNN escapes of the 4-byte big-endian value N.
+be32() { # N
+	printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) \
+		$(($1 >> 8 & 255)) $(($1 & 255))
+}
+
+# A zero-length WRITE (base + MSG + RETH = 9 words) to QPN with PSN.
+write_packet() { # QPN PSN
+	echo "\x10\x04\x09\x00$(be32 "$1")$(be32 "$2")$(printf '\\x00%.0s' $(seq 1 24))"
+}
+
+out_of_window_on_live_qp() {
+	two_hosts
+	local gid_a gid_b res qpn psn oow dup rc=0 out
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	server_a 18530 timeout 120 mrc_stress -d mrcsta -g "$gid_a" -p 18530
+	nb timeout 120 mrc_stress -d mrcstb -g "$gid_b" -p 18530 --seconds 8 --seed 4 \
+		--max-size 65536 --large-max 0 $A4 >/tmp/oow_client.out 2>&1 &
+	local client=$!
+	wait_until 20 sh -c "rdma resource show qp link mrcsta/1 | grep -q 'type RC state RTS'"
+	res=$(rdma resource show qp link mrcsta/1 | grep 'type RC state RTS' | head -1)
+	echo "live QP: $res"
+	qpn=$(echo "$res" | sed -n 's/.* lqpn \([0-9]*\) .*/\1/p')
+	psn=$(echo "$res" | sed -n 's/.* rq-psn \([0-9]*\) .*/\1/p')
+	[ -n "$qpn" ] && [ -n "$psn" ] || fail "no QPN / rq-psn in: $res"
+	oow=$(counter mrcsta drop_out_of_window)
+	dup=$(counter mrcsta duplicates)
+	# half the PSN space ahead of where the QP started: far beyond its
+	# window; and a quarter behind: long acknowledged
+	inject $A4 "$(write_packet "$qpn" $(((psn + 0x40000000) & 0xffffffff)))"
+	inject $A4 "$(write_packet "$qpn" $(((psn - 0x40000000) & 0xffffffff)))"
+	expect_counter_rise drop_out_of_window "$oow"
+	expect_counter_rise duplicates "$dup"
+	wait $client || rc=$?
+	wait $SERVER_PID || rc=$((rc + 100))
+	out=$(cat /tmp/oow_client.out)
+	rm -f /tmp/oow_client.out
+	echo "$out" | tail -1
+	[ $rc -eq 0 ] || fail "mrc_stress failed (exit $rc)"
+	assert_match "$out" 'client PASS: .* errors 0 ' "the live QP's transfer"
+	[ "$(counter mrcsta qp_errors)" -eq 0 ] || fail "a QP failed on host A"
+	[ "$(counter mrcstb qp_errors)" -eq 0 ] || fail "a QP failed on host B"
+}
+
 device_works_after_abuse() {
 	two_hosts
 	local i
@@ -66,4 +113,5 @@ ktap_run \
 	truncated_packet_dropped \
 	garbage_dropped \
 	unknown_qpn_dropped \
+	out_of_window_on_live_qp \
 	device_works_after_abuse
