@@ -55,6 +55,11 @@ flush_outstanding_work() {
 	bad_input flush
 }
 
+srq_receives_and_events() {
+	two_hosts
+	bad_input srq
+}
+
 # Start a two-way mrc_stress and wait until its traffic flows.
 stress_running() {
 	server_a $STRESS_PORT timeout 120 mrc_stress -d mrcsta -g "$(gid_a)" -p $STRESS_PORT \
@@ -100,5 +105,6 @@ kill_both_mid_transfer() {
 ktap_run \
 	access_errors_recover \
 	flush_outstanding_work \
+	srq_receives_and_events \
 	kill_client_mid_transfer \
 	kill_both_mid_transfer

@@ -29,6 +29,11 @@ two_hosts() {
 	nb ip link set lo up
 	na ip link set msta0 up
 	nb ip link set mstb0 up
+	# Resolve the IPv6 neighbours now: ib_core's modify_qp looks up the
+	# peer's MAC (ib_resolve_eth_dmac) and, for a neighbour not yet valid,
+	# sleeps its full 1 s timeout although ND answers in milliseconds.
+	# (IPv4 never shows it: the tools' TCP exchange has resolved ARP.)
+	wait_until 10 nb ping -6 -c1 -W1 $A6
 	na rdma link add mrcsta type mrc netdev msta0
 	nb rdma link add mrcstb type mrc netdev mstb0
 	wait_until 20 gid_index_of mrcsta "$(gid_of_v6 $A6)"

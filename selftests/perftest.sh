@@ -65,6 +65,13 @@ write_bw_all_sizes() { bw_all_sizes ib_write_bw; }
 read_bw_all_sizes() { bw_all_sizes ib_read_bw; }
 send_bw_all_sizes() { bw_all_sizes ib_send_bw; }
 
+send_bw_srq() {
+	two_hosts
+	local before=$(wire_bytes)
+	perf ib_send_bw --use-srq -q 4 -s 65536 -n 50
+	bytes_crossed "$before" $((4 * 50 * 65536))
+}
+
 atomic_bw() {
 	two_hosts
 	perf ib_atomic_bw -n 200
@@ -113,6 +120,7 @@ ktap_run \
 	write_bw_all_sizes \
 	read_bw_all_sizes \
 	send_bw_all_sizes \
+	send_bw_srq \
 	atomic_bw \
 	write_bw_four_qps \
 	latency_tools \

@@ -14,6 +14,10 @@
 //             complete, moves its QP to ERR and gets every one back, in order, as WR_FLUSH_ERR
 //             (and one posted after ERR too); then it destroys a QP with work outstanding and
 //             never polled, and its CQ, MR and PD, all cleanly.
+//     srq     the server's QP receives through a shared receive queue holding 8 receives, its
+//             limit armed at 4; the client SENDs 6 messages: each lands whole in the receive
+//             its completion names, the limit event fires once (and disarms), and moving the
+//             QP to ERR raises LAST_WQE_REACHED without flushing the 2 receives it never took.
 //
 // Exit status: 0 when every check passed, 1 when one failed, 2 for bad usage.
 #include <algorithm>
@@ -32,6 +36,8 @@
 #include <vector>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <poll.h>
 
 #include "tool_channel.h"
 #include "tool_pattern.h"
@@ -46,6 +52,11 @@ constexpr std::uint64_t kSeed = 0x6261645f696e70ULL;
 constexpr std::size_t kRegion = std::size_t{64} * 1024; // the server's registered region
 constexpr std::size_t kGuard = 4096; // unregistered, patterned pages on either side
 constexpr std::uint32_t kQueue = 64;
+constexpr std::uint32_t kSrqWrs = 16;   // the SRQ's size
+constexpr std::uint32_t kSrqPosted = 8; // receives posted to it
+constexpr std::uint32_t kSrqLimit = 4;  // its armed limit
+constexpr std::uint32_t kSrqSends = 6;  // messages the client sends
+constexpr std::uint32_t kSrqSlot = 4096;
 
 struct Options {
     std::string device;
@@ -99,6 +110,28 @@ std::vector<ibv_wc> poll_n(ibv_cq *cq, std::size_t n, std::chrono::milliseconds 
     return got;
 }
 
+// Wait for the asynchronous event @want on @ctx (acknowledging every event seen).
+bool wait_async_event(ibv_context *ctx, ibv_event_type want, std::chrono::milliseconds limit) {
+    const int flags = fcntl(ctx->async_fd, F_GETFL);
+    if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return false;
+    const auto deadline = Clock::now() + limit;
+    while (Clock::now() < deadline) {
+        pollfd pfd{.fd = ctx->async_fd, .events = POLLIN, .revents = 0};
+        if (poll(&pfd, 1, 10) <= 0)
+            continue;
+        ibv_async_event ev{};
+        if (ibv_get_async_event(ctx, &ev) != 0)
+            continue;
+        const ibv_event_type got = ev.event_type;
+        ibv_ack_async_event(&ev);
+        std::printf("# async event: %s\n", ibv_event_type_str(got));
+        if (got == want)
+            return true;
+    }
+    return false;
+}
+
 bool wait_state(ibv_qp *qp, ibv_qp_state want, std::chrono::milliseconds limit) {
     const auto deadline = Clock::now() + limit;
     while (tool::query_qp_state(qp) != want && Clock::now() < deadline)
@@ -137,6 +170,11 @@ private:
     bool client_flush();
     bool server_flush();
 
+    bool client_srq();
+    bool server_srq();
+    bool post_srq_recv(std::uint32_t i);
+    [[nodiscard]] bool srq_case() const { return opt_.test == "srq"; }
+
     const Options &opt_;
     tool::Context ctx_;
     tool::Channel ch_;
@@ -146,6 +184,7 @@ private:
     tool::ConnectParams params_;
     tool::Pd pd_;
     tool::Cq cq_;
+    tool::Srq srq_; // the server's, in the srq case
     tool::Qp qp_;
     tool::Buffer mem_; // guard | region | guard
     tool::Mr mr_;
@@ -172,7 +211,7 @@ bool End::make_qp() {
                    .max_send_sge = 1,
                    .max_recv_sge = 1,
                    .max_inline_data = 0};
-    qp_ = tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap);
+    qp_ = tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap, srq_.get());
     return static_cast<bool>(qp_);
 }
 
@@ -185,6 +224,14 @@ bool End::setup() {
     params_.mtu = port_.mtu;
     params_.timeout = 12; // 17 ms, retried 7 times
     mem_ = tool::Buffer(kRegion + 2 * kGuard);
+    if (server_ && srq_case()) {
+        ibv_srq_init_attr init{};
+        init.attr.max_wr = kSrqWrs;
+        init.attr.max_sge = 1;
+        srq_.reset(ibv_create_srq(pd_.get(), &init));
+        if (!check(srq_ != nullptr, "create_srq"))
+            return false;
+    }
     if (!mem_ || !make_qp())
         return false;
     if (server_) {
@@ -502,12 +549,121 @@ bool End::server_flush() {
     return check(true, "server QP destroyed while the client kept sending");
 }
 
+// ---- srq: receives from a shared receive queue, its limit event, LAST_WQE_REACHED ----
+
+std::uint64_t srq_message_key(std::uint32_t k) {
+    return tool::pattern_key(kSeed, 5, k, 0, 0);
+}
+
+std::uint32_t srq_message_len(std::uint32_t k) {
+    return 1000 + 517 * k; // 1000 ... 3585: up to four packets each
+}
+
+// Receive i: 4 KiB at offset i * 4 KiB of the region, wr_id 300 + i.
+bool End::post_srq_recv(std::uint32_t i) {
+    ibv_sge sge{.addr = reinterpret_cast<std::uintptr_t>(region_of(mem_).data()) +
+                        std::uintptr_t{i} * kSrqSlot,
+                .length = kSrqSlot,
+                .lkey = mr_->lkey};
+    ibv_recv_wr wr{};
+    wr.wr_id = 300 + i;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr *bad = nullptr;
+    const int err = ibv_post_srq_recv(srq_.get(), &wr, &bad);
+    return check(err == 0, "post_srq_recv %u%s%s", i, err ? ": " : "",
+                 err ? std::strerror(err) : "");
+}
+
+bool End::server_srq() {
+    if (!exchange_and_connect())
+        return false;
+    bool ok = true;
+    for (std::uint32_t i = 0; i < kSrqPosted; i++)
+        ok = post_srq_recv(i) && ok;
+    ibv_srq_attr attr{.max_wr = 0, .max_sge = 0, .srq_limit = kSrqLimit};
+    ok = check(ibv_modify_srq(srq_.get(), &attr, IBV_SRQ_LIMIT) == 0, "arm the SRQ limit at %u",
+               kSrqLimit) &&
+         ok;
+    Msg m{.req = Req::Check, .arg = 0, .val = 0};
+    if (!ok || !send(m))
+        return false;
+
+    // The k-th completion is message k (RC order), in whichever receive it names.
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), kSrqSends, std::chrono::seconds(20));
+    ok = check(wc.size() == kSrqSends, "%zu of %u SENDs received", wc.size(), kSrqSends) && ok;
+    std::uint64_t used = 0;
+    for (std::uint32_t k = 0; k < wc.size(); k++) {
+        const ibv_wc &w = wc[k];
+        const std::uint64_t slot = w.wr_id - 300;
+        const bool fresh = slot < kSrqPosted && (used & (1ULL << slot)) == 0;
+        bool good = w.status == IBV_WC_SUCCESS && w.opcode == IBV_WC_RECV &&
+                    w.qp_num == qp_->qp_num && w.byte_len == srq_message_len(k) && fresh;
+        if (good) {
+            used |= 1ULL << slot;
+            const std::span<std::byte> data =
+                    region_of(mem_).subspan(slot * kSrqSlot, srq_message_len(k));
+            good = tool::pattern_check(data, srq_message_key(k), 0) == data.size();
+        }
+        ok = check(good, "message %u: %s, %u bytes into receive %" PRIu64 ", every byte right", k,
+                   ibv_wc_status_str(w.status), w.byte_len, w.wr_id) &&
+             ok;
+    }
+    ok = check(wait_async_event(ctx_.get(), IBV_EVENT_SRQ_LIMIT_REACHED, std::chrono::seconds(5)),
+               "SRQ_LIMIT_REACHED once fewer than %u receives remained", kSrqLimit) &&
+         ok;
+    attr = {};
+    const int qerr = ibv_query_srq(srq_.get(), &attr);
+    ok = check(qerr == 0 && attr.srq_limit == 0, "the limit disarmed itself (srq_limit %u)",
+               attr.srq_limit) &&
+         ok;
+
+    ok = check(tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0, "modify_qp to ERR") && ok;
+    ok = check(wait_async_event(ctx_.get(), IBV_EVENT_QP_LAST_WQE_REACHED, std::chrono::seconds(5)),
+               "LAST_WQE_REACHED after ERR") &&
+         ok;
+    const std::vector<ibv_wc> late = poll_n(cq_.get(), 1, std::chrono::milliseconds(200));
+    ok = check(late.empty(), "the %u receives the QP never took stay in the SRQ (%zu flushed)",
+               kSrqPosted - kSrqSends, late.size()) &&
+         ok;
+    m = {.req = Req::Verify, .arg = ok ? 1U : 0U, .val = 0};
+    send(m);
+    qp_.reset(); // before its SRQ
+    return ok;
+}
+
+bool End::client_srq() {
+    if (!exchange_and_connect())
+        return false;
+    Msg m;
+    if (!recv(m) || m.req != Req::Check)
+        return check(false, "the server did not get ready");
+    bool ok = true;
+    std::uint32_t off = 0;
+    for (std::uint32_t k = 0; k < kSrqSends; k++) {
+        const std::uint32_t len = srq_message_len(k);
+        tool::pattern_fill(mem_.span().subspan(off, len), srq_message_key(k), 0);
+        ok = post(IBV_WR_SEND, k, off, len, 0, 0) && ok;
+        off += kSrqSlot;
+    }
+    const std::vector<ibv_wc> wc = poll_n(cq_.get(), kSrqSends, std::chrono::seconds(20));
+    unsigned good = 0;
+    for (const ibv_wc &w : wc)
+        good += w.status == IBV_WC_SUCCESS ? 1 : 0;
+    ok = check(good == kSrqSends, "%u of %u SENDs completed successfully", good, kSrqSends) && ok;
+    if (!recv(m) || m.req != Req::Verify)
+        return check(false, "no verdict from the server");
+    return check(m.arg == 1, "the server's checks passed") && ok;
+}
+
 int End::run() {
     if (!setup())
         return 1;
     bool ok = false;
     if (opt_.test == "access")
         ok = server_ ? server_access() : client_access();
+    else if (srq_case())
+        ok = server_ ? server_srq() : client_srq();
     else
         ok = server_ ? server_flush() : client_flush();
     std::printf("mrc_bad_input %s %s: %s\n", opt_.test.c_str(), server_ ? "server" : "client",
@@ -533,10 +689,10 @@ int bad_input_main(std::span<char *> args) {
         }
     }
     if (o.device.empty() || pos.empty() || pos.size() > 2 ||
-        (pos[0] != "access" && pos[0] != "flush")) {
+        (pos[0] != "access" && pos[0] != "flush" && pos[0] != "srq")) {
         std::fprintf(
                 stderr,
-                "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] access|flush [SERVER]\n");
+                "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] access|flush|srq [SERVER]\n");
         return 2;
     }
     o.test = pos[0];

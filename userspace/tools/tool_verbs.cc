@@ -82,10 +82,11 @@ bool query_port(ibv_context *ctx, int gid_index, PortInfo &out) {
     return true;
 }
 
-Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap) {
+Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap, ibv_srq *srq) {
     ibv_qp_init_attr init{};
     init.send_cq = send_cq;
     init.recv_cq = recv_cq;
+    init.srq = srq;
     init.qp_type = IBV_QPT_RC;
     init.sq_sig_all = 0;
     init.cap = cap;

@@ -91,7 +91,9 @@ struct PortInfo {
 bool query_port(ibv_context *ctx, int gid_index, PortInfo &out);
 
 // Create an RC QP on @send_cq/@recv_cq with @cap; @cap comes back as the device granted it.
-Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap);
+// With @srq, its receives come from that shared receive queue.
+Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap,
+                ibv_srq *srq = nullptr);
 
 // Transport parameters of the RTR/RTS transitions.
 struct ConnectParams {

@@ -36,7 +36,7 @@ struct ib_qp *mrc_qp_lookup_ib(struct mrc_dev *mdev, u32 qpn)
 	return qp ? &qp->ibqp : NULL;
 }
 
-static void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type)
+void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type)
 {
 	struct ib_event ev = {
 		.device = qp->ibqp.device,
@@ -186,6 +186,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		if (err)
 			goto err_sq;
 		qp->max_recv_sge = recv_sge;
+	} else {
+		qp->max_recv_sge = qp->srq->max_sge;
 	}
 
 	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);

@@ -121,8 +121,10 @@ struct mrc_resp {
 	struct mrc_rx_window rxw;
 	u64 *rxw_map;
 	struct mrc_resp_evt *evt;	/* per PSN slot */
-	struct mrc_rwqe *rwqe;		/* per RQ slot */
+	struct mrc_rwqe *rwqe;		/* per RQ slot, or per SRQ WQE held */
 	u8 *raw;			/* RQ slot copies */
+	u32 nr_rwqe;			/* receive WQE copies (power of 2) */
+	bool last_wqe_reached;		/* SRQ: LAST_WQE_REACHED sent */
 	u32 rq_base;			/* RQ index of rsn 0 */
 	u32 rsn_done;			/* receive completions posted */
 	u32 msn_done;			/* messages completed */
@@ -187,6 +189,7 @@ struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
 enum ib_qp_state mrc_qp_state(struct mrc_qp *qp);
 void mrc_qp_error(struct mrc_qp *qp);
+void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type);
 
 static inline struct mrc_dev *mrc_qp_dev(struct mrc_qp *qp)
 {

@@ -19,9 +19,11 @@
 #include "mrc_cq.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
+#include "mrc_srq.h"
 #include "mrc_stats.h"
 
 #define MRC_RESP_READS		256	/* READ jobs queued per QP */
+#define MRC_RESP_SRQ_WQES	256	/* SRQ WQEs one QP holds at a time */
 #define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
 #define MRC_RESP_BUDGET		32	/* READ response packets per work run */
 #define MRC_RESP_INLINE_PKTS	4	/* ... and sent straight from the softirq */
@@ -36,10 +38,23 @@ static inline struct mrc_resp_evt *mrc_resp_evt(struct mrc_qp *qp, u32 psn)
 	return &qp->resp.evt[psn & (qp->window - 1)];
 }
 
+/*
+ * The copy of the receive WQE for message @rsn. With its own RQ, a QP
+ * keeps one per ring slot; with an SRQ, one per message it may hold.
+ */
+static inline struct mrc_rwqe *mrc_resp_rwqe_slot(struct mrc_qp *qp, u32 rsn)
+{
+	struct mrc_resp *resp = &qp->resp;
+
+	if (qp->srq)
+		return &resp->rwqe[rsn & (resp->nr_rwqe - 1)];
+	return &resp->rwqe[(resp->rq_base + rsn) & (resp->nr_rwqe - 1)];
+}
+
 int mrc_resp_init(struct mrc_qp *qp)
 {
 	struct mrc_resp *resp = &qp->resp;
-	u32 i, slots = qp->srq ? 0 : qp->rq.num_slots;
+	u32 i, slots, slot_size;
 
 	spin_lock_init(&resp->lock);
 	INIT_WORK(&resp->work, mrc_resp_work);
@@ -47,17 +62,18 @@ int mrc_resp_init(struct mrc_qp *qp)
 	resp->evt = kvcalloc(qp->window, sizeof(*resp->evt), GFP_KERNEL);
 	resp->reads = kcalloc(MRC_RESP_READS, sizeof(*resp->reads), GFP_KERNEL);
 	resp->atomics = kcalloc(MRC_RESP_ATOMICS, sizeof(*resp->atomics), GFP_KERNEL);
-	if (slots) {
-		resp->rwqe = kvcalloc(slots, sizeof(*resp->rwqe), GFP_KERNEL);
-		resp->raw = kvcalloc(slots, qp->rq.slot_size, GFP_KERNEL);
-	}
+	slots = qp->srq ? MRC_RESP_SRQ_WQES : qp->rq.num_slots;
+	slot_size = qp->srq ? qp->srq->q.slot_size : qp->rq.slot_size;
+	resp->rwqe = kvcalloc(slots, sizeof(*resp->rwqe), GFP_KERNEL);
+	resp->raw = kvcalloc(slots, slot_size, GFP_KERNEL);
 	if (!resp->rxw_map || !resp->evt || !resp->reads || !resp->atomics ||
-	    (slots && (!resp->rwqe || !resp->raw))) {
+	    !resp->rwqe || !resp->raw) {
 		mrc_resp_free(qp);
 		return -ENOMEM;
 	}
+	resp->nr_rwqe = slots;
 	for (i = 0; i < slots; i++)
-		resp->rwqe[i].wqe = (void *)(resp->raw + (size_t)i * qp->rq.slot_size);
+		resp->rwqe[i].wqe = (void *)(resp->raw + (size_t)i * slot_size);
 	return mrc_rx_window_init(&resp->rxw, qp->window, resp->rxw_map,
 				  MRC_WINDOW_WORDS(qp->window), 0);
 }
@@ -88,11 +104,11 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 	mrc_rx_window_init(&resp->rxw, qp->window, resp->rxw_map,
 			   MRC_WINDOW_WORDS(qp->window), psn);
 	memset(resp->evt, 0, qp->window * sizeof(*resp->evt));
-	if (!qp->srq) {
+	if (!qp->srq)
 		resp->rq_base = *mrc_queue_cons_ptr(&qp->rq);
-		for (i = 0; i < qp->rq.num_slots; i++)
-			resp->rwqe[i].valid = false;
-	}
+	for (i = 0; i < resp->nr_rwqe; i++)
+		resp->rwqe[i].valid = false;
+	resp->last_wqe_reached = false;
 	resp->rsn_done = 0;
 	resp->msn_done = 0;
 	resp->since_ack = 0;
@@ -151,39 +167,50 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
 }
 
 /*
- * The receive WQE message @rsn consumes, copied out of the RQ ring once.
- * -EAGAIN: not posted yet (RNR); -EINVAL: not a number we can accept.
+ * The receive WQE message @rsn consumes, copied out of the RQ ring (or taken
+ * from the SRQ) once. -EAGAIN: none posted yet, or more messages ahead than
+ * this QP can hold (RNR: the requester tries again); -EINVAL: not a number
+ * we can accept.
  */
 static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
 {
 	struct mrc_resp *resp = &qp->resp;
-	u32 cons = resp->rq_base + resp->rsn_done;
-	u32 idx = resp->rq_base + rsn;
-	u32 prod = mrc_queue_load_prod(&qp->rq);
 	struct mrc_rwqe *rw;
 
-	if (qp->srq) {
-		*err = -EOPNOTSUPP;	/* SRQ receives: not in the data path yet */
+	if ((s32)(rsn - resp->rsn_done) < 0) {
+		*err = -EINVAL;		/* a message already completed */
 		return NULL;
 	}
-	if (rsn - resp->rsn_done >= qp->rq.num_slots) {
-		*err = -EINVAL;
-		return NULL;
-	}
-	if (mrc_queue_count(&qp->rq, prod, cons) < 0 ||
-	    idx - cons >= prod - cons) {
+	if (rsn - resp->rsn_done >= resp->nr_rwqe) {
 		*err = -EAGAIN;
 		return NULL;
 	}
-	rw = &resp->rwqe[idx & (qp->rq.num_slots - 1)];
-	if (!rw->valid || rw->rsn != rsn) {
-		memcpy(rw->wqe, mrc_queue_slot(&qp->rq, idx), qp->rq.slot_size);
-		if (rw->wqe->num_sge > qp->max_recv_sge) {
-			*err = -EINVAL;
+	rw = mrc_resp_rwqe_slot(qp, rsn);
+	if (rw->valid && rw->rsn == rsn)
+		return rw;
+
+	if (qp->srq) {
+		*err = mrc_srq_take(qp->srq, rw->wqe);
+		if (*err)
+			return NULL;
+	} else {
+		u32 cons = resp->rq_base + resp->rsn_done;
+		u32 idx = resp->rq_base + rsn;
+		u32 prod = mrc_queue_load_prod(&qp->rq);
+
+		if (mrc_queue_count(&qp->rq, prod, cons) < 0 ||
+		    idx - cons >= prod - cons) {
+			*err = -EAGAIN;
 			return NULL;
 		}
-		rw->rsn = rsn;
-		rw->valid = true;
+		memcpy(rw->wqe, mrc_queue_slot(&qp->rq, idx), qp->rq.slot_size);
+	}
+	/* bound to @rsn even if bad: a WQE taken from an SRQ must complete */
+	rw->rsn = rsn;
+	rw->valid = true;
+	if (rw->wqe->num_sge > qp->max_recv_sge) {
+		*err = -EINVAL;
+		return NULL;
 	}
 	return rw;
 }
@@ -192,8 +219,7 @@ static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt 
 				   u8 status)
 {
 	struct mrc_resp *resp = &qp->resp;
-	struct mrc_rwqe *rw = &resp->rwqe[(resp->rq_base + e->rsn) &
-					  (qp->rq.num_slots - 1)];
+	struct mrc_rwqe *rw = mrc_resp_rwqe_slot(qp, e->rsn);
 	struct mrc_cqe cqe = {
 		.wr_id = rw->wqe->wr_id,
 		.status = status,
@@ -210,7 +236,8 @@ static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt 
 	}
 	rw->valid = false;
 	resp->rsn_done++;
-	mrc_queue_store_cons(&qp->rq, resp->rq_base + resp->rsn_done);
+	if (!qp->srq)
+		mrc_queue_store_cons(&qp->rq, resp->rq_base + resp->rsn_done);
 	if (mrc_cq_post(qp->rcq, &cqe, e->solicited))
 		mrc_qp_error(qp);
 }
@@ -537,8 +564,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			goto out;
 		}
 		if (err) {
-			nak = err == -EOPNOTSUPP ? MRC_NAK_REMOTE_OP :
-						   MRC_NAK_INVALID_REQUEST;
+			nak = MRC_NAK_INVALID_REQUEST;
 			break;
 		}
 		fallthrough;
@@ -629,23 +655,58 @@ static void mrc_resp_work(struct work_struct *work)
 		mrc_resp_queue_reads(qp);
 }
 
-/* The QP is in ERR: complete every posted receive with WR_FLUSH_ERR. */
+/* ERR with an SRQ: the WQEs this QP took and did not complete are flushed. */
+static void mrc_resp_flush_srq_locked(struct mrc_qp *qp)
+{
+	struct mrc_resp *resp = &qp->resp;
+	u32 i;
+
+	for (i = 0; i < resp->nr_rwqe; i++) {
+		struct mrc_rwqe *rw = mrc_resp_rwqe_slot(qp, resp->rsn_done + i);
+		struct mrc_cqe cqe = {
+			.status = IB_WC_WR_FLUSH_ERR,
+			.opcode = IB_WC_RECV,
+			.qp_num = qp->ibqp.qp_num,
+		};
+
+		if (!rw->valid || rw->rsn != resp->rsn_done + i)
+			continue;
+		cqe.wr_id = rw->wqe->wr_id;
+		rw->valid = false;
+		mrc_cq_post(qp->rcq, &cqe, false);
+	}
+}
+
+/*
+ * The QP is in ERR: complete every posted receive with WR_FLUSH_ERR; with
+ * an SRQ, the ones this QP took, and tell the application (once) that no
+ * more will be taken, so it may destroy the QP.
+ */
 void mrc_resp_flush(struct mrc_qp *qp)
 {
 	struct mrc_resp *resp = &qp->resp;
+	bool last_wqe = false;
 	u32 prod, cons;
 	int n;
 
-	if (qp->srq)
-		return;		/* shared receives belong to no single QP */
-
 	spin_lock_bh(&resp->lock);
+	resp->read_head = resp->read_tail;
+	if (qp->srq) {
+		mrc_resp_flush_srq_locked(qp);
+		last_wqe = !resp->last_wqe_reached;
+		resp->last_wqe_reached = true;
+		spin_unlock_bh(&resp->lock);
+		if (last_wqe)
+			mrc_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+		return;
+	}
+
 	prod = mrc_queue_load_prod(&qp->rq);
 	cons = resp->rq_base + resp->rsn_done;
 	n = mrc_queue_count(&qp->rq, prod, cons);
 	for (; n > 0; n--) {
 		struct mrc_resp_evt e = { .opcode = MRC_OP_SEND, .rsn = resp->rsn_done };
-		struct mrc_rwqe *rw = &resp->rwqe[cons & (qp->rq.num_slots - 1)];
+		struct mrc_rwqe *rw = mrc_resp_rwqe_slot(qp, resp->rsn_done);
 
 		if (!rw->valid || rw->rsn != resp->rsn_done) {
 			memcpy(rw->wqe, mrc_queue_slot(&qp->rq, cons), qp->rq.slot_size);
@@ -655,6 +716,5 @@ void mrc_resp_flush(struct mrc_qp *qp)
 		mrc_resp_post_recv_cqe(qp, &e, IB_WC_WR_FLUSH_ERR);
 		cons++;
 	}
-	resp->read_head = resp->read_tail;
 	spin_unlock_bh(&resp->lock);
 }

@@ -77,6 +77,45 @@ int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * A responder takes the oldest posted WQE: copied to @wqe (a slot's worth),
+ * and its slot handed back to the producer at once. -EAGAIN when none is
+ * posted; -EINVAL when the producer index is nonsense. Crossing below the
+ * armed limit raises IB_EVENT_SRQ_LIMIT_REACHED and disarms it, as IB says.
+ */
+int mrc_srq_take(struct mrc_srq *srq, void *wqe)
+{
+	struct ib_event ev = {
+		.device = srq->ibsrq.device,
+		.element.srq = &srq->ibsrq,
+		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+	};
+	bool limit_reached = false;
+	unsigned long flags;
+	u32 prod, cons;
+	int n;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	prod = mrc_queue_load_prod(&srq->q);
+	cons = *mrc_queue_cons_ptr(&srq->q);
+	n = mrc_queue_count(&srq->q, prod, cons);
+	if (n <= 0) {
+		spin_unlock_irqrestore(&srq->lock, flags);
+		return n < 0 ? -EINVAL : -EAGAIN;
+	}
+	memcpy(wqe, mrc_queue_slot(&srq->q, cons), srq->q.slot_size);
+	mrc_queue_store_cons(&srq->q, cons + 1);
+	if (srq->limit && n - 1 < srq->limit) {
+		srq->limit = 0;
+		limit_reached = true;
+	}
+	spin_unlock_irqrestore(&srq->lock, flags);
+
+	if (limit_reached && srq->ibsrq.event_handler)
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+	return 0;
+}
+
 /* Kernel consumers post here; user SRQs are filled by the provider. */
 int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr)

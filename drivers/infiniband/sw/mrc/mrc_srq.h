@@ -30,6 +30,7 @@ int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
 int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
 int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mrc_srq_take(struct mrc_srq *srq, void *wqe);
 int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 
