@@ -35,6 +35,9 @@ struct mrc_dev {
 	struct xarray mr_xa;		/* key index -> struct mrc_mr (RCU) */
 	u32 mr_next;
 	atomic_t mr_gen;		/* low byte of the next key */
+
+	struct list_head paths;		/* struct mrc_path, under paths_lock */
+	spinlock_t paths_lock;
 };
 
 struct mrc_ucontext {

@@ -8,6 +8,7 @@
  */
 #include "core/mrc_seg.h"
 #include "mrc.h"
+#include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
@@ -32,18 +33,53 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 		del_timer(&req->timer);
 }
 
+/* PSN @psn is acknowledged: the EV its copy took hears of it once. */
+static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_tx_rec *rec = &qp->req.rec[psn & (qp->window - 1)];
+
+	if (rec->acked)
+		return;
+	rec->acked = 1;
+	if (rec->account)
+		mrc_path_account_acked(qp->path, rec->ev, rec->seq);
+}
+
+/*
+ * Account the PSNs this ACK acknowledged: the cumulative advance from
+ * @old_una, and whatever its SACK bitmap covers that was not known yet.
+ */
+static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sack *sack)
+{
+	struct mrc_tx_window *txw = &qp->req.txw;
+	u32 una = mrc_tx_window_una(txw), psn, end;
+
+	for (psn = old_una; mrc_psn_before(psn, una); psn++)
+		mrc_comp_account_psn(qp, psn);
+	end = sack->sack_base + MRC_SACK_BITS;
+	if (mrc_psn_after(end, mrc_tx_window_nxt(txw)))
+		end = mrc_tx_window_nxt(txw);
+	psn = mrc_psn_before(sack->sack_base, una) ? una : sack->sack_base;
+	for (; mrc_psn_before(psn, end); psn++)
+		if (mrc_tx_window_is_acked(txw, psn))
+			mrc_comp_account_psn(qp, psn);
+}
+
 static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_req *req = &qp->req;
+	u32 old_una = mrc_tx_window_una(&req->txw);
 	struct mrc_tx_ack_result res;
 
 	if (mrc_tx_window_ack(&req->txw, &hdr->ack.sack, &res)) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_ACK);
 		return;
 	}
-	if (res.una_advance || res.newly_acked)
+	if (res.una_advance || res.newly_acked) {
+		mrc_comp_account(qp, old_una, &hdr->ack.sack);
 		mrc_comp_progress(qp);
+	}
 }
 
 static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)

@@ -16,6 +16,7 @@
 #include "mrc.h"
 #include "mrc_net.h"
 #include "mrc_param.h"
+#include "mrc_path.h"
 #include "mrc_stats.h"
 
 /*
@@ -147,6 +148,7 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	/* ib_core destroyed every object before calling us */
 	WARN_ON(!xa_empty(&mdev->qp_xa));
 	WARN_ON(!xa_empty(&mdev->mr_xa));
+	mrc_paths_check_empty(mdev);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);
 	netdev_put(mdev->ndev, &mdev->ndev_tracker);
@@ -229,6 +231,7 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&mdev->list);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
+	mrc_paths_init(mdev);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	mdev->port_state = mrc_port_state(mdev);

@@ -5,16 +5,18 @@
  */
 #include "mrc.h"
 #include "mrc_net.h"
+#include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
+/* The UDP source port of the next response packet (under resp.lock). */
 u16 mrc_qp_next_ev(struct mrc_qp *qp)
 {
-	u32 n = READ_ONCE(qp->req.ev);
+	struct mrc_path_pick pick;
 
-	WRITE_ONCE(qp->req.ev, n + 1);
-	return MRC_EV_BASE + (n + qp->ibqp.qp_num) % MRC_EV_COUNT;
+	mrc_path_pick(qp->path, &qp->resp.cursor, MRC_EV_MAX, false, &pick);
+	return pick.sport;
 }
 
 struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,

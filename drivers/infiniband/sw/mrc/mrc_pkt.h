@@ -14,10 +14,6 @@
 
 struct mrc_qp;
 
-/* Entropy (UDP source ports) a QP sprays over until EV profiles exist. */
-#define MRC_EV_BASE	49152
-#define MRC_EV_COUNT	16
-
 u16 mrc_qp_next_ev(struct mrc_qp *qp);
 
 /*

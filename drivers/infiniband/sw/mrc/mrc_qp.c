@@ -9,6 +9,7 @@
 #include "mrc_cq.h"
 #include "mrc_param.h"
 #include "mrc_qp.h"
+#include "mrc_path.h"
 #include "mrc_srq.h"
 #include "mrc_stats.h"
 
@@ -376,10 +377,31 @@ static void mrc_qp_save_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 				      READ_ONCE(to_mdev(qp->ibqp.device)->ndev->mtu))));
 }
 
+/*
+ * The QP's EVs follow its AV: the data path reads qp->path under req.lock
+ * (requester, completer) or resp.lock (responder), so it changes under both.
+ */
+static void mrc_qp_set_path(struct mrc_qp *qp, struct mrc_path *path)
+{
+	struct mrc_path *old;
+
+	spin_lock_bh(&qp->req.lock);
+	spin_lock(&qp->resp.lock);
+	old = qp->path;
+	qp->path = path;
+	qp->req.cursor.next = qp->ibqp.qp_num;	/* QPs do not walk in lockstep */
+	qp->req.cursor.left = 0;
+	qp->resp.cursor = qp->req.cursor;
+	spin_unlock(&qp->resp.lock);
+	spin_unlock_bh(&qp->req.lock);
+	mrc_path_put(old);
+}
+
 int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_path *path = NULL;
 	enum ib_qp_state cur, new;
 	struct mrc_av av;
 	int err;
@@ -404,8 +426,17 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	err = mrc_qp_check_attr(qp, attr, mask, &av);
 	if (err)
 		goto out;
+	if (mask & IB_QP_AV) {
+		path = mrc_path_get(to_mdev(ibqp->device), &av);
+		if (!path) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 
 	mrc_qp_save_attr(qp, attr, mask, &av);
+	if (path)
+		mrc_qp_set_path(qp, path);
 	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
 		qp->attr.en_sqd_async_notify = attr->en_sqd_async_notify;
 	if (mask & IB_QP_STATE)
@@ -461,6 +492,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_resp_stop(qp);
 	mrc_req_free(qp);
 	mrc_resp_free(qp);
+	mrc_path_put(qp->path);
+	qp->path = NULL;
 	dst_cache_destroy(&qp->dst_cache);
 
 	if (!qp->srq)

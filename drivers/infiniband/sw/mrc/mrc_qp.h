@@ -15,6 +15,7 @@
 #include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "core/mrc_path_set.h"
 #include "core/mrc_rx_window.h"
 #include "core/mrc_tx_window.h"
 #include "mrc_av.h"
@@ -22,6 +23,7 @@
 
 struct mrc_cq;
 struct mrc_dev;
+struct mrc_path;
 struct mrc_srq;
 
 /* A send WQE the requester has fetched: its private copy and progress. */
@@ -40,12 +42,26 @@ struct mrc_swqe {
 	u8 status;			/* ib_wc_status once failed */
 };
 
+/*
+ * How the latest copy of a PSN went out: when, on which EV, as which
+ * transmission of that EV (a READ_REQ's PSNs share one; only the first is
+ * @account-ed to the EV), and whether an ACK has covered it.
+ */
+struct mrc_tx_rec {
+	unsigned long sent_at;		/* jiffies */
+	u32 seq;
+	u16 ev;
+	u8 account;
+	u8 acked;
+};
+
 /* Requester and completer state, under @lock. */
 struct mrc_req {
 	spinlock_t lock;
 	struct mrc_tx_window txw;
 	u64 *txw_map;
-	unsigned long *sent_at;		/* jiffies, per PSN slot */
+	struct mrc_tx_rec *rec;		/* per PSN slot */
+	struct mrc_ev_cursor cursor;	/* the QP's walk over its EVs */
 	struct mrc_swqe *swqe;		/* per SQ slot */
 	u8 *raw;			/* SQ slot copies */
 	u32 done;			/* SQ index: next to complete (= ring cons) */
@@ -53,7 +69,6 @@ struct mrc_req {
 	u32 next;			/* SQ index: next to fetch */
 	u32 msn;
 	u32 rsn;
-	u32 ev;				/* round-robin entropy */
 	u32 rd_atomic;			/* READ/atomic WQEs not completed */
 	u32 retries;			/* timeouts without progress */
 	u32 rnr_retries;
@@ -134,6 +149,7 @@ struct mrc_resp {
 	u32 read_head, read_tail;
 	struct mrc_atomic_res *atomics;
 	u32 atomic_next;
+	struct mrc_ev_cursor cursor;	/* EVs of READ responses */
 	struct work_struct work;	/* sends READ responses */
 };
 
@@ -152,6 +168,7 @@ struct mrc_qp {
 	struct ib_qp_attr attr;		/* as set by modify_qp */
 	struct mrc_av av;		/* the peer, once IB_QP_AV was given */
 	struct dst_cache dst_cache;	/* route to it (reset with the AV) */
+	struct mrc_path *path;		/* its EVs; set with the AV (see mrc_qp_set_path) */
 	union ib_gid dgid;
 
 	struct mrc_cq *scq;

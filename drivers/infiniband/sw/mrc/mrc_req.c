@@ -17,6 +17,7 @@
 #include "mrc.h"
 #include "mrc_cq.h"
 #include "mrc_param.h"
+#include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
@@ -55,10 +56,10 @@ int mrc_req_init(struct mrc_qp *qp)
 	INIT_WORK(&req->work, mrc_req_work);
 
 	req->txw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
-	req->sent_at = kcalloc(qp->window, sizeof(*req->sent_at), GFP_KERNEL);
+	req->rec = kvcalloc(qp->window, sizeof(*req->rec), GFP_KERNEL);
 	req->swqe = kvcalloc(qp->sq.num_slots, sizeof(*req->swqe), GFP_KERNEL);
 	req->raw = kvcalloc(qp->sq.num_slots, qp->sq.slot_size, GFP_KERNEL);
-	if (!req->txw_map || !req->sent_at || !req->swqe || !req->raw) {
+	if (!req->txw_map || !req->rec || !req->swqe || !req->raw) {
 		mrc_req_free(qp);
 		return -ENOMEM;
 	}
@@ -83,11 +84,11 @@ void mrc_req_free(struct mrc_qp *qp)
 		for (i = 0; i < qp->sq.num_slots; i++)
 			mrc_swqe_release(&req->swqe[i]);
 	kfree(req->txw_map);
-	kfree(req->sent_at);
+	kvfree(req->rec);
 	kvfree(req->swqe);
 	kvfree(req->raw);
 	req->txw_map = NULL;
-	req->sent_at = NULL;
+	req->rec = NULL;
 	req->swqe = NULL;
 	req->raw = NULL;
 }
@@ -301,6 +302,37 @@ static u8 mrc_wr_to_op(u32 wr_opcode)
 	}
 }
 
+static struct mrc_tx_rec *mrc_req_rec(struct mrc_qp *qp, u32 psn)
+{
+	return &qp->req.rec[mrc_req_slot(qp, psn)];
+}
+
+/*
+ * Choose the EV of a packet carrying PSNs @psn .. @psn + @count - 1 and
+ * record how it went out. A resend avoids the EV of the copy it replaces.
+ * Only PSNs still in the scoreboard own a record: a READ re-requested long
+ * after its PSNs were acknowledged shares slots with live PSNs.
+ */
+static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
+			   struct mrc_path_pick *pick)
+{
+	struct mrc_req *req = &qp->req;
+	bool live = !mrc_psn_before(psn, mrc_tx_window_una(&req->txw));
+	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_EV_MAX;
+	u32 i;
+
+	mrc_path_pick(qp->path, &req->cursor, avoid, live, pick);
+	for (i = 0; live && i < count; i++) {
+		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn + i);
+
+		rec->sent_at = jiffies;
+		rec->seq = pick->seq;
+		rec->ev = pick->ev;
+		rec->account = !i;
+		rec->acked = 0;
+	}
+}
+
 /*
  * Send packet @idx of @w (for a READ: the READ_REQ asking for response
  * packets idx .. idx + count - 1). The PSN is first_psn + idx.
@@ -309,6 +341,7 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			u32 count, bool retx)
 {
 	const struct mrc_send_wqe *wqe = w->wqe;
+	struct mrc_path_pick pick;
 	struct mrc_pkt_hdr hdr = {};
 	u32 len = mrc_wqe_length(wqe);
 	u32 off = 0, seg = 0, last;
@@ -371,17 +404,10 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			}
 		}
 	}
-	/*
-	 * Only PSNs still in the scoreboard own a timestamp slot: a READ
-	 * re-requested long after its PSNs were acknowledged shares slots with
-	 * live PSNs, whose resend it must not postpone.
-	 */
-	for (last = 0; last < max_t(u32, count, 1); last++)
-		if (!mrc_psn_before(hdr.psn + last, mrc_tx_window_una(&qp->req.txw)))
-			qp->req.sent_at[mrc_req_slot(qp, hdr.psn + last)] = jiffies;
+	mrc_req_record(qp, hdr.psn, max_t(u32, count, 1), retx, &pick);
 	if (retx)
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RETRANSMITS);
-	return mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
+	return mrc_pkt_send(qp, skb, pick.sport);
 }
 
 /* The timer interval: the RTO, doubled per expiry without progress. */
@@ -458,8 +484,14 @@ static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
 
 /*
  * Selective retransmission from SACK information: a hole the peer has
- * SACKed MRC_REORDER_PSNS beyond is taken as lost (reordering over
- * sprayed paths rarely exceeds that), at most once per RTO per PSN.
+ * SACKed MRC_REORDER_PSNS beyond is taken as lost, at most once per RTO/4
+ * per PSN, and the loss is counted against the EV its copy took.
+ *
+ * The per-EV rules of Documentation/multipath.rst (time and same-EV gap,
+ * in the core) are not used yet: on a VM's veth one QP's packets pass
+ * through two CPUs' backlog queues and arrive milliseconds out of order,
+ * and a fixed reordering window doubled the spurious resends; they wait
+ * for a window that adapts to the reordering seen.
  */
 static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 {
@@ -470,12 +502,15 @@ static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 	if (!mrc_tx_window_holes(&req->txw))
 		return budget;
 	mrc_tx_window_for_each_hole(&req->txw, psn) {
+		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
+
 		if (budget <= 0)
 			break;
 		if (req->txw.sack_next - psn <= MRC_REORDER_PSNS)
 			break;
-		if (time_before(jiffies, req->sent_at[mrc_req_slot(qp, psn)] + rto / 4 + 1))
+		if (time_before(jiffies, rec->sent_at + rto / 4 + 1))
 			continue;
+		mrc_path_lost(qp->path, rec->ev, rec->seq, true, rec->account);
 		mrc_req_resend_psn(qp, psn);
 		budget--;
 	}
@@ -578,7 +613,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 
 	psn = una;
 	while (budget > 0 && mrc_tx_window_next_unacked(&req->txw, psn, &psn)) {
-		if (time_after_eq(jiffies, req->sent_at[mrc_req_slot(qp, psn)] + rto)) {
+		if (time_after_eq(jiffies, mrc_req_rec(qp, psn)->sent_at + rto)) {
 			mrc_req_resend_psn(qp, psn);
 			budget--;
 		}

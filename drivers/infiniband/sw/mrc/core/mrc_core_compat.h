@@ -65,5 +65,6 @@ static inline unsigned int mrc_fls64(uint64_t x)
 #define MRC_EINVAL	EINVAL	/* bad argument from the caller (a bug) */
 #define MRC_ENOSPC	ENOSPC	/* window full, try again after an ACK */
 #define MRC_EPROTO	EPROTO	/* wire input that violates the protocol */
+#define MRC_ENOENT	ENOENT	/* nothing to choose from */
 
 #endif /* MRC_CORE_COMPAT_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mrc_path.h - path sets in the kernel: one per device, destination address
+ * and EV profile, shared (refcounted) by every QP that sends there, around
+ * the protocol core's struct mrc_path_set (Documentation/multipath.rst).
+ */
+#ifndef MRC_PATH_H
+#define MRC_PATH_H
+
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+
+#include "core/mrc_path_set.h"
+#include "mrc_av.h"
+
+struct mrc_dev;
+
+#define MRC_DEFAULT_PROFILE_EVS	256	/* profile 0: UDP source ports */
+#define MRC_DEFAULT_PROFILE_PORT 49152	/* ... from here up */
+
+struct mrc_path {
+	struct list_head node;		/* in mdev->paths, under mdev->paths_lock */
+	refcount_t refs;
+	struct mrc_dev *mdev;
+	sa_family_t family;
+	union {
+		struct in6_addr v6;
+		__be32 v4;
+	} daddr;
+	u32 profile;			/* EV profile id; 0: the device's default */
+
+	spinlock_t lock;		/* @ps */
+	struct mrc_path_set ps;
+	struct mrc_ev_health *ev;
+	u64 *good;
+	u16 *sport;			/* EV -> UDP source port */
+};
+
+struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av);
+void mrc_path_put(struct mrc_path *path);
+void mrc_paths_init(struct mrc_dev *mdev);
+void mrc_paths_check_empty(struct mrc_dev *mdev);
+
+/* A QP's next data packet: the EV (an index) and its sequence number on it. */
+struct mrc_path_pick {
+	u32 ev;
+	u32 seq;
+	u16 sport;
+};
+
+void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
+		   bool account, struct mrc_path_pick *pick);
+bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool account);
+void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq);
+
+#endif /* MRC_PATH_H */
