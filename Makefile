@@ -67,6 +67,8 @@ userspace:
 # userspace C++ honours the repo's .clang-format and .clang-tidy
 lint: unit
 	ninja -C $(BUILD)/unit format-check tidy
+	/usr/bin/python3 $(TOP)/scripts/mrc_nl_spec.py check $(TOP)/Documentation/netlink/specs/mrc.yaml
+	/usr/bin/python3 $(TOP)/tests/spec/test_mrc_nl_spec.py
 
 vm-test: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests

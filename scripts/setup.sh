@@ -15,7 +15,7 @@ packages=(
 	# RDMA userspace the selftests drive
 	rdma-core ibverbs-utils perftest rdmacm-utils iproute2 libibverbs-dev librdmacm-dev
 	# userspace build (mrcctl, provider, unit tests)
-	cmake ninja-build pkg-config python3 g++ clang clang-format clang-tidy
+	cmake ninja-build pkg-config python3 python3-yaml g++ clang clang-format clang-tidy
 	googletest libgtest-dev libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libudev-dev
 	# static checks of the kernel code
 	sparse
