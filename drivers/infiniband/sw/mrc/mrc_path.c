@@ -147,7 +147,7 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 /* Transmission @seq on @ev was acknowledged. */
 void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
 {
-	if (!path)
+	if (!path || ev >= path->ps.nr_ev)	/* recorded on a path set since swapped */
 		return;
 	spin_lock_bh(&path->lock);
 	mrc_path_set_acked(&path->ps, ev, seq);
@@ -164,7 +164,7 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool ac
 	struct mrc_ev_change change;
 	bool lost;
 
-	if (!path)
+	if (!path || ev >= path->ps.nr_ev)	/* recorded on a path set since swapped */
 		return by_time;
 	spin_lock_bh(&path->lock);
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);

@@ -310,14 +310,16 @@ static struct mrc_tx_rec *mrc_req_rec(struct mrc_qp *qp, u32 psn)
 /*
  * Choose the EV of a packet carrying PSNs @psn .. @psn + @count - 1 and
  * record how it went out. A resend avoids the EV of the copy it replaces.
- * Only PSNs still in the scoreboard own a record: a READ re-requested long
- * after its PSNs were acknowledged shares slots with live PSNs.
+ * Only PSNs still waiting for an acknowledgement own a record: a READ
+ * re-requested after its PSNs were acknowledged (cumulatively: its slots
+ * are live PSNs' now; or by SACK: its record was accounted already) is not
+ * a transmission the scoreboard will hear of.
  */
 static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
 			   struct mrc_path_pick *pick)
 {
 	struct mrc_req *req = &qp->req;
-	bool live = !mrc_psn_before(psn, mrc_tx_window_una(&req->txw));
+	bool live = !mrc_tx_window_is_acked(&req->txw, psn);
 	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_EV_MAX;
 	u32 i;
 

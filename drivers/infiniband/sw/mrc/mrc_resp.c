@@ -96,10 +96,16 @@ void mrc_resp_stop(struct mrc_qp *qp)
 	cancel_work_sync(&qp->resp.work);
 }
 
+static void mrc_resp_flush_srq_locked(struct mrc_qp *qp);
+
 static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_resp *resp = &qp->resp;
 	u32 i;
+
+	/* SRQ WQEs this QP took belong to the application: give them back */
+	if (qp->srq)
+		mrc_resp_flush_srq_locked(qp);
 
 	mrc_rx_window_init(&resp->rxw, qp->window, resp->rxw_map,
 			   MRC_WINDOW_WORDS(qp->window), psn);
@@ -187,7 +193,7 @@ static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
 	}
 	rw = mrc_resp_rwqe_slot(qp, rsn);
 	if (rw->valid && rw->rsn == rsn)
-		return rw;
+		goto check;
 
 	if (qp->srq) {
 		*err = mrc_srq_take(qp->srq, rw->wqe);
@@ -208,6 +214,8 @@ static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
 	/* bound to @rsn even if bad: a WQE taken from an SRQ must complete */
 	rw->rsn = rsn;
 	rw->valid = true;
+check:
+	/* the provider wrote it: every packet of the message checks it again */
 	if (rw->wqe->num_sge > qp->max_recv_sge) {
 		*err = -EINVAL;
 		return NULL;
@@ -537,6 +545,14 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 
 	spin_lock_bh(&resp->lock);
+	/*
+	 * Again under the lock: the ERR flush runs under it once the state is
+	 * ERR, and nothing may take an SRQ WQE after it (LAST_WQE_REACHED).
+	 */
+	if (mrc_qp_state(qp) == IB_QPS_ERR) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
+		goto out;
+	}
 	cum = mrc_rx_window_cum(&resp->rxw);
 	if (hdr->opcode == MRC_OP_READ_REQ)
 		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
