@@ -530,7 +530,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_resp *resp = &qp->resp;
-	enum ib_qp_state state = mrc_qp_state(qp);
+	enum ib_qp_state state;
 	u32 psn = hdr->psn, n = 1, cum, i, adv, total = 0;
 	struct mrc_rwqe *rw = NULL;
 	struct mrc_resp_evt *e;
@@ -538,20 +538,16 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	int err = 0;
 	u8 nak = 0;
 
+	/*
+	 * Under the lock: the ERR flush runs under it once the state is ERR,
+	 * and nothing may take an SRQ WQE after it (LAST_WQE_REACHED).
+	 */
+	spin_lock_bh(&resp->lock);
+	state = mrc_qp_state(qp);
 	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	    state != IB_QPS_SQD && state != IB_QPS_SQE) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
-		return;
-	}
-
-	spin_lock_bh(&resp->lock);
-	/*
-	 * Again under the lock: the ERR flush runs under it once the state is
-	 * ERR, and nothing may take an SRQ WQE after it (LAST_WQE_REACHED).
-	 */
-	if (mrc_qp_state(qp) == IB_QPS_ERR) {
-		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
-		goto out;
+		goto unlock;
 	}
 	cum = mrc_rx_window_cum(&resp->rxw);
 	if (hdr->opcode == MRC_OP_READ_REQ)
@@ -651,6 +647,7 @@ out:
 	if (resp->read_head != resp->read_tail && !work_pending(&resp->work) &&
 	    mrc_resp_send_reads(qp, MRC_RESP_INLINE_PKTS))
 		mrc_resp_queue_reads(qp);
+unlock:
 	spin_unlock_bh(&resp->lock);
 }
 
