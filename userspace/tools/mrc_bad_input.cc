@@ -94,22 +94,6 @@ bool check(bool ok, const char *fmt, ...) {
     return ok;
 }
 
-std::vector<ibv_wc> poll_n(ibv_cq *cq, std::size_t n, std::chrono::milliseconds limit) {
-    std::vector<ibv_wc> got;
-    const auto deadline = Clock::now() + limit;
-    while (got.size() < n && Clock::now() < deadline) {
-        std::array<ibv_wc, 16> wc{};
-        const std::size_t want = std::min(wc.size(), n - got.size());
-        const int k = ibv_poll_cq(cq, static_cast<int>(want), wc.data());
-        if (k < 0)
-            break;
-        got.insert(got.end(), wc.begin(), wc.begin() + k);
-        if (k == 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return got;
-}
-
 // Wait for the asynchronous event @want on @ctx (acknowledging every event seen).
 bool wait_async_event(ibv_context *ctx, ibv_event_type want, std::chrono::milliseconds limit) {
     const int flags = fcntl(ctx->async_fd, F_GETFL);
@@ -303,7 +287,7 @@ bool End::client_bad_access(const char *what, ibv_wr_opcode opcode, std::uint64_
     tool::pattern_fill(mem_.span().first(len), tool::pattern_key(kSeed, 2, 1, round, 0), 0);
     if (!post(opcode, round, 0, len, remote, rkey))
         return false;
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 1, std::chrono::seconds(10));
+    const std::vector<ibv_wc> wc = tool::poll_completions(cq_.get(), 1, std::chrono::seconds(10));
     bool ok = check(wc.size() == 1, "%s: the requester got a completion", what);
     if (!wc.empty()) {
         ok = check(wc[0].status == IBV_WC_REM_ACCESS_ERR && wc[0].wr_id == round,
@@ -315,7 +299,8 @@ bool End::client_bad_access(const char *what, ibv_wr_opcode opcode, std::uint64_
     const ibv_qp_state st = tool::query_qp_state(qp_.get());
     ok = check(st == IBV_QPS_ERR, "%s: requester QP state %s", what, tool::qp_state_name(st)) && ok;
     // the receive we posted comes back flushed
-    const std::vector<ibv_wc> flushed = poll_n(cq_.get(), 1, std::chrono::seconds(2));
+    const std::vector<ibv_wc> flushed =
+            tool::poll_completions(cq_.get(), 1, std::chrono::seconds(2));
     ok = check(flushed.size() == 1 && flushed[0].status == IBV_WC_WR_FLUSH_ERR,
                "%s: the requester's posted receive flushed (%zu completion(s)%s%s)", what,
                flushed.size(), flushed.empty() ? "" : ", ",
@@ -351,7 +336,7 @@ bool End::client_recover(unsigned round) {
     ok = post(IBV_WR_RDMA_WRITE, 1, 0, 4096, base, remote_.rkey) &&
          post(IBV_WR_SEND_WITH_IMM, 2, 0, 64, 0, 0, round) &&
          post(IBV_WR_RDMA_READ, 3, 8192, 4096, base + 4096, remote_.rkey);
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 3, std::chrono::seconds(10));
+    const std::vector<ibv_wc> wc = tool::poll_completions(cq_.get(), 3, std::chrono::seconds(10));
     ok = ok && check(wc.size() == 3, "round %u: 3 completions after recovery (got %zu)", round,
                      wc.size());
     for (std::size_t i = 0; ok && i < wc.size(); i++) {
@@ -404,7 +389,7 @@ bool End::client_access() {
 // Answer a Check: is our QP in ERR, did our receive flush, is our memory untouched?
 bool End::server_check() {
     const bool err_state = wait_state(qp_.get(), IBV_QPS_ERR, std::chrono::seconds(5));
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 1, std::chrono::seconds(2));
+    const std::vector<ibv_wc> wc = tool::poll_completions(cq_.get(), 1, std::chrono::seconds(2));
     const bool flushed = wc.size() == 1 && wc[0].status == IBV_WC_WR_FLUSH_ERR;
     const bool intact = region_intact();
     Msg m{.req = Req::Check,
@@ -425,7 +410,7 @@ bool End::server_reconnect(const Msg &m) {
 
 // After recovery: the SEND_WITH_IMM arrived, the WRITE before it is in place; then restore.
 bool End::server_verify(const Msg &m) {
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), 1, std::chrono::seconds(10));
+    const std::vector<ibv_wc> wc = tool::poll_completions(cq_.get(), 1, std::chrono::seconds(10));
     bool ok =
             check(wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == IBV_WC_RECV &&
                           (wc[0].wc_flags & IBV_WC_WITH_IMM) != 0 &&
@@ -490,12 +475,13 @@ bool End::client_flush() {
                n_recv))
         return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::vector<ibv_wc> early = poll_n(cq_.get(), 1, std::chrono::milliseconds(1));
+    std::vector<ibv_wc> early = tool::poll_completions(cq_.get(), 1, std::chrono::milliseconds(1));
     ok = check(early.empty(), "nothing completed while the peer is gone (%zu completions)",
                early.size());
     ok = check(tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0, "modify_qp to ERR") && ok;
     ok = post(IBV_WR_SEND, n_send, 0, 16, 0, 0) && ok; // posted in ERR: flushes as well
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), n_send + 1 + n_recv, std::chrono::seconds(5));
+    const std::vector<ibv_wc> wc =
+            tool::poll_completions(cq_.get(), n_send + 1 + n_recv, std::chrono::seconds(5));
     ok = check(wc.size() == n_send + 1 + n_recv, "%zu of %u work requests completed", wc.size(),
                n_send + 1 + n_recv) &&
          ok;
@@ -590,7 +576,8 @@ bool End::server_srq() {
         return false;
 
     // The k-th completion is message k (RC order), in whichever receive it names.
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), kSrqSends, std::chrono::seconds(20));
+    const std::vector<ibv_wc> wc =
+            tool::poll_completions(cq_.get(), kSrqSends, std::chrono::seconds(20));
     ok = check(wc.size() == kSrqSends, "%zu of %u SENDs received", wc.size(), kSrqSends) && ok;
     std::uint64_t used = 0;
     for (std::uint32_t k = 0; k < wc.size(); k++) {
@@ -622,7 +609,8 @@ bool End::server_srq() {
     ok = check(wait_async_event(ctx_.get(), IBV_EVENT_QP_LAST_WQE_REACHED, std::chrono::seconds(5)),
                "LAST_WQE_REACHED after ERR") &&
          ok;
-    const std::vector<ibv_wc> late = poll_n(cq_.get(), 1, std::chrono::milliseconds(200));
+    const std::vector<ibv_wc> late =
+            tool::poll_completions(cq_.get(), 1, std::chrono::milliseconds(200));
     ok = check(late.empty(), "the %u receives the QP never took stay in the SRQ (%zu flushed)",
                kSrqPosted - kSrqSends, late.size()) &&
          ok;
@@ -646,7 +634,8 @@ bool End::client_srq() {
         ok = post(IBV_WR_SEND, k, off, len, 0, 0) && ok;
         off += kSrqSlot;
     }
-    const std::vector<ibv_wc> wc = poll_n(cq_.get(), kSrqSends, std::chrono::seconds(20));
+    const std::vector<ibv_wc> wc =
+            tool::poll_completions(cq_.get(), kSrqSends, std::chrono::seconds(20));
     unsigned good = 0;
     for (const ibv_wc &w : wc)
         good += w.status == IBV_WC_SUCCESS ? 1 : 0;

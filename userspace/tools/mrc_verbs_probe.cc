@@ -25,7 +25,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include <infiniband/verbs.h>
@@ -115,22 +114,6 @@ int modify_qp_state(ibv_qp *qp, ibv_qp_state state) {
     return ibv_modify_qp(qp, &attr, mask);
 }
 
-// Poll @cq until @n completions arrived or two seconds passed.
-std::vector<ibv_wc> poll_n(ibv_cq *cq, std::size_t n) {
-    std::vector<ibv_wc> got;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (got.size() < n && std::chrono::steady_clock::now() < deadline) {
-        std::array<ibv_wc, 4> wc{};
-        const int k = ibv_poll_cq(cq, static_cast<int>(wc.size()), wc.data());
-        if (k < 0)
-            break;
-        got.insert(got.end(), wc.begin(), wc.begin() + k);
-        if (k == 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return got;
-}
-
 bool step_flush(ibv_context *ctx) {
     errno = 0;
     const Pd pd(ibv_alloc_pd(ctx));
@@ -189,8 +172,11 @@ bool step_flush(ibv_context *ctx) {
     if (!report("resize_cq", err == 0, err))
         return false;
 
-    const std::vector<ibv_wc> wcs = poll_n(cq.get(), 3);
-    bool ok = wcs.size() == 3;
+    const std::vector<ibv_wc> wcs =
+            mrc::tool::poll_completions(cq.get(), 3, std::chrono::seconds(2));
+    const std::vector<ibv_wc> extra =
+            mrc::tool::poll_completions(cq.get(), 1, std::chrono::milliseconds(1));
+    bool ok = wcs.size() == 3 && extra.empty();
     for (const ibv_wc &wc : wcs) {
         std::printf("wc wr_id %llu status %s opcode %d qp_num %s\n",
                     static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status),

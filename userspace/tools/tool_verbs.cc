@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <thread>
 #include <utility>
 
 #include <sys/mman.h>
@@ -161,6 +162,22 @@ int connect_qp(ibv_qp *qp, const QpInfo &remote, std::uint32_t local_psn, const 
                 ibv_modify_qp(qp, &attr,
                               IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
                                       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC));
+}
+
+std::vector<ibv_wc> poll_completions(ibv_cq *cq, std::size_t n, std::chrono::milliseconds limit) {
+    std::vector<ibv_wc> got;
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (got.size() < n && std::chrono::steady_clock::now() < deadline) {
+        std::array<ibv_wc, 16> wc{};
+        const std::size_t want = std::min(wc.size(), n - got.size());
+        const int k = ibv_poll_cq(cq, static_cast<int>(want), wc.data());
+        if (k < 0)
+            break;
+        got.insert(got.end(), wc.begin(), wc.begin() + k);
+        if (k == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return got;
 }
 
 ibv_qp_state query_qp_state(ibv_qp *qp) {

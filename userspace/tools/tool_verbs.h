@@ -4,11 +4,13 @@
 #ifndef MRC_TOOL_VERBS_H
 #define MRC_TOOL_VERBS_H
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <infiniband/verbs.h>
 
@@ -117,6 +119,10 @@ int modify_qp_state(ibv_qp *qp, ibv_qp_state state);
 ibv_qp_state query_qp_state(ibv_qp *qp);
 
 const char *qp_state_name(ibv_qp_state state);
+
+// Poll @cq until @n completions arrived or @limit passed; never takes more than @n, so a
+// caller can look for completions that should not be there with a second call.
+std::vector<ibv_wc> poll_completions(ibv_cq *cq, std::size_t n, std::chrono::milliseconds limit);
 
 } // namespace mrc::tool
 
