@@ -9,7 +9,7 @@
 #   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
 #   make userspace  build the rdma-core provider libmrc-rdmav34.so (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++
-#   make vm-test    VM selftests only
+#   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
 #   make install    install mrc.ko and the verbs provider on this host
 
@@ -71,7 +71,8 @@ lint: unit
 	/usr/bin/python3 $(TOP)/tests/spec/test_mrc_nl_spec.py
 
 vm-test: modules userspace
-	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests
+	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests \
+		$(if $(TESTS),--only "$(TESTS)")
 
 # setup may install the kernel headers, so KDIR is found by a fresh make
 demo: setup

@@ -6,6 +6,7 @@
 # any kernel WARN/BUG/Oops/panic/lockup report, or a timeout.
 #
 # Usage: run.sh [--build DIR] [--kdir KDIR] [--tests|--demo|--bench|--shell] [--timeout SEC]
+#               [--only "prog.sh ..."]   (tests mode: run just these programs)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +15,7 @@ build=$top/build
 kdir=
 mode=tests
 timeout_s=1500
+only=
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
 	--bench) mode=bench ;;
 	--shell) mode=shell ;;
 	--timeout) timeout_s=$2; shift ;;
+	--only) only=$2; shift ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -73,6 +76,7 @@ fi
 # Every warning is fatal: a WARN panics, a panic powers the VM off.
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 nmi_watchdog=panic loglevel=6 mrc_vm=$mode"
+[ -z "$only" ] || cmdline+=" mrc_only=$(echo $only | tr ' ' ,)"
 
 echo "run.sh: booting ${accel[1]} VM, log in $log"
 # QEMU writes the serial log; we follow it live, and stop the VM early when
