@@ -19,7 +19,7 @@ namespace {
 class PathSet {
 public:
     explicit PathSet(uint32_t nr_ev, uint32_t min_active = 0,
-                     uint8_t policy = MRC_EV_POLICY_ROUND_ROBIN)
+                     uint8_t policy = MRC_SPRAY_ROUND_ROBIN)
         : ev_(nr_ev), good_(MRC_PATH_SET_WORDS(nr_ev)) {
         init_result_ =
                 mrc_path_set_init(&ps_, ev_.data(), good_.data(),
@@ -30,7 +30,7 @@ public:
     mrc_path_set *operator->() { return &ps_; }
 
     // The next pick; -1 when there is none.
-    int64_t pick(uint32_t avoid = MRC_EV_MAX) {
+    int64_t pick(uint32_t avoid = MRC_PROFILE_EV_MAX) {
         uint32_t ev = 0;
         const int r = mrc_path_set_pick(&ps_, &cur_, avoid, &ev);
         last_rc_ = r;
@@ -66,17 +66,17 @@ TEST(PathSet, InitRejectsBadArguments) {
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 0, 7), -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 0, 8, 0, 0), -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, nullptr, good.data(), 1, 8, 0, 0), -MRC_EINVAL);
-    std::vector<mrc_ev_health> big(MRC_EV_MAX + 1);
-    std::vector<uint64_t> big_good(MRC_PATH_SET_WORDS(MRC_EV_MAX + 1));
+    std::vector<mrc_ev_health> big(MRC_PROFILE_EV_MAX + 1);
+    std::vector<uint64_t> big_good(MRC_PATH_SET_WORDS(MRC_PROFILE_EV_MAX + 1));
     EXPECT_EQ(mrc_path_set_init(&ps, big.data(), big_good.data(),
-                                static_cast<uint32_t>(big_good.size()), MRC_EV_MAX + 1, 0, 0),
+                                static_cast<uint32_t>(big_good.size()), MRC_PROFILE_EV_MAX + 1, 0, 0),
               -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 8, 0), 0);
     EXPECT_EQ(ps.nr_good, 8U);
 }
 
 TEST(PathSet, RoundRobinVisitsEveryGoodEvEvenly) {
-    for (const uint32_t n : {1U, 7U, 64U, 100U, 256U, MRC_EV_MAX}) {
+    for (const uint32_t n : {1U, 7U, 64U, 100U, 256U, MRC_PROFILE_EV_MAX}) {
         PathSet ps(n);
         ASSERT_EQ(ps.init_result(), 0);
         std::vector<int> hits(n);
@@ -100,7 +100,7 @@ TEST(PathSet, RoundRobinSkipsEvsThatAreNotGood) {
     EXPECT_EQ(change.ev, 99U);
     EXPECT_EQ(change.from, MRC_EV_GOOD);
     EXPECT_EQ(change.to, MRC_EV_ASSUMED_BAD);
-    EXPECT_EQ(change.reason, MRC_EV_REASON_LOSS);
+    EXPECT_EQ(change.reason, MRC_EV_CAUSE_LOSS);
     EXPECT_EQ(ps->nr_good, 97U);
     for (int i = 0; i < 1000; i++) {
         const int64_t ev = ps.pick();
@@ -121,7 +121,7 @@ TEST(PathSet, AvoidTakesAnotherEvWhenThereIsOne) {
 }
 
 TEST(PathSet, WeightedSharesFollowWeights) {
-    PathSet ps(4, 0, MRC_EV_POLICY_WEIGHTED);
+    PathSet ps(4, 0, MRC_SPRAY_WEIGHTED);
     ASSERT_EQ(mrc_path_set_set_weight(ps.get(), 1, 3), 0);
     ASSERT_EQ(mrc_path_set_set_weight(ps.get(), 3, 5), 0);
     EXPECT_EQ(mrc_path_set_set_weight(ps.get(), 3, 0), -MRC_EINVAL);
@@ -137,7 +137,7 @@ TEST(PathSet, WeightedSharesFollowWeights) {
 }
 
 TEST(PathSet, WeightedLeavesAnEvThatGoesBad) {
-    PathSet ps(2, 0, MRC_EV_POLICY_WEIGHTED);
+    PathSet ps(2, 0, MRC_SPRAY_WEIGHTED);
     ASSERT_EQ(mrc_path_set_set_weight(ps.get(), 0, 10), 0);
     EXPECT_EQ(ps.pick(), 0);
     mrc_ev_change change{};
@@ -207,7 +207,7 @@ TEST(PathSet, TimeoutMarksGoodEvsOnly) {
     PathSet ps(3);
     mrc_ev_change change{};
     EXPECT_TRUE(mrc_path_set_timed_out(ps.get(), 1, 77, &change));
-    EXPECT_EQ(change.reason, MRC_EV_REASON_TIMEOUT);
+    EXPECT_EQ(change.reason, MRC_EV_CAUSE_TIMEOUT);
     EXPECT_EQ(ps->ev[1].changed_ns, 77U);
     EXPECT_FALSE(mrc_path_set_timed_out(ps.get(), 1, 78, &change)); // already bad
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 2, true, 1, &change), 1);
@@ -226,7 +226,7 @@ TEST(PathSet, ProbesInARowBringAnEvBack) {
         EXPECT_FALSE(mrc_path_set_probed(ps.get(), 0, true, 5000, 12, &change));
     EXPECT_TRUE(mrc_path_set_probed(ps.get(), 0, true, 4000, 13, &change));
     EXPECT_EQ(change.to, MRC_EV_GOOD);
-    EXPECT_EQ(change.reason, MRC_EV_REASON_PROBE);
+    EXPECT_EQ(change.reason, MRC_EV_CAUSE_PROBE);
     EXPECT_EQ(ps->ev[0].rtt_ns, 4000U);
     EXPECT_EQ(ps->nr_good, 2U);
     // a GOOD EV's probes only measure
@@ -249,7 +249,7 @@ TEST(PathSet, DeniedEvsAreNeverProbedBackNorPicked) {
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 0, false, 3, &change), 1);
     EXPECT_EQ(change.from, MRC_EV_DENIED);
     EXPECT_EQ(change.to, MRC_EV_GOOD);
-    EXPECT_EQ(change.reason, MRC_EV_REASON_CONTROLLER);
+    EXPECT_EQ(change.reason, MRC_EV_CAUSE_CONTROLLER);
     EXPECT_EQ(ps->nr_good, 3U);
 }
 

@@ -56,7 +56,7 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	path->sport = kcalloc(n, sizeof(*path->sport), GFP_KERNEL);
 	if (!path->ev || !path->good || !path->sport ||
 	    mrc_path_set_init(&path->ps, path->ev, path->good, MRC_PATH_SET_WORDS(n), n, n,
-			      MRC_EV_POLICY_ROUND_ROBIN)) {
+			      MRC_SPRAY_ROUND_ROBIN)) {
 		mrc_path_free(path);
 		return NULL;
 	}

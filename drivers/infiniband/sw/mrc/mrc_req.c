@@ -320,7 +320,7 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
 {
 	struct mrc_req *req = &qp->req;
 	bool live = !mrc_tx_window_is_acked(&req->txw, psn);
-	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_EV_MAX;
+	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_PROFILE_EV_MAX;
 	u32 i;
 
 	mrc_path_pick(qp->path, &req->cursor, avoid, live, pick);

@@ -12,9 +12,9 @@ int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_
 {
 	uint32_t i;
 
-	if (!ps || !ev || !good || !nr_ev || nr_ev > MRC_EV_MAX ||
+	if (!ps || !ev || !good || !nr_ev || nr_ev > MRC_PROFILE_EV_MAX ||
 	    nwords < MRC_PATH_SET_WORDS(nr_ev) || min_active > nr_ev ||
-	    policy > MRC_EV_POLICY_WEIGHTED)
+	    policy > MRC_SPRAY_WEIGHTED)
 		return -MRC_EINVAL;
 
 	memset(ev, 0, nr_ev * sizeof(*ev));
@@ -33,7 +33,7 @@ int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_
 	return 0;
 }
 
-/* MRC_EV_POLICY_WEIGHTED: @ev carries @weight (1 ... 255) packets per turn. */
+/* MRC_SPRAY_WEIGHTED: @ev carries @weight (1 ... 255) packets per turn. */
 int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weight)
 {
 	if (ev >= ps->nr_ev || !weight || weight > 255U)
@@ -73,7 +73,7 @@ static uint32_t mrc_ev_wrap(const struct mrc_path_set *ps, uint32_t ev)
  * The EV for the next packet of a QP walking the set with @cur.
  *
  * @avoid is an EV not to take when another will do (the one a lost copy
- * took); pass MRC_EV_MAX for none.
+ * took); pass MRC_PROFILE_EV_MAX for none.
  *
  * Return: 0 with a GOOD EV in *@ev; 1 with an ASSUMED_BAD one when no EV
  * is GOOD (the QP keeps retrying by its RC rules, and such a packet is as
@@ -82,7 +82,7 @@ static uint32_t mrc_ev_wrap(const struct mrc_path_set *ps, uint32_t ev)
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev)
 {
-	bool weighted = ps->policy == MRC_EV_POLICY_WEIGHTED;
+	bool weighted = ps->policy == MRC_SPRAY_WEIGHTED;
 	uint32_t e, i;
 
 	if (ps->nr_good) {
@@ -202,14 +202,14 @@ bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	h->history = (uint16_t)((h->history << 1) | 1U) & MRC_EV_HISTORY_MASK;
 	if (mrc_popcount64(h->history) < MRC_EV_BAD_LOSSES)
 		return false;
-	return mrc_ev_mark_bad(ps, ev, MRC_EV_REASON_LOSS, now_ns, change);
+	return mrc_ev_mark_bad(ps, ev, MRC_EV_CAUSE_LOSS, now_ns, change);
 }
 
 /* The retransmit timer fired with data outstanding on @ev. */
 bool mrc_path_set_timed_out(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 			    struct mrc_ev_change *change)
 {
-	return mrc_ev_mark_bad(ps, ev, MRC_EV_REASON_TIMEOUT, now_ns, change);
+	return mrc_ev_mark_bad(ps, ev, MRC_EV_CAUSE_TIMEOUT, now_ns, change);
 }
 
 /*
@@ -229,7 +229,7 @@ bool mrc_path_set_probed(struct mrc_path_set *ps, uint32_t ev, bool answered, ui
 	h->rtt_ns = rtt_ns;
 	if (h->state != MRC_EV_ASSUMED_BAD || ++h->probes_ok < MRC_EV_PROBES_GOOD)
 		return false;
-	mrc_ev_set_state(ps, ev, MRC_EV_GOOD, MRC_EV_REASON_PROBE, now_ns, change);
+	mrc_ev_set_state(ps, ev, MRC_EV_GOOD, MRC_EV_CAUSE_PROBE, now_ns, change);
 	return true;
 }
 
@@ -250,7 +250,7 @@ int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t 
 	state = ps->ev[ev].state;
 	if (deny == (state == MRC_EV_DENIED))
 		return 0;
-	mrc_ev_set_state(ps, ev, deny ? MRC_EV_DENIED : MRC_EV_GOOD, MRC_EV_REASON_CONTROLLER,
+	mrc_ev_set_state(ps, ev, deny ? MRC_EV_DENIED : MRC_EV_GOOD, MRC_EV_CAUSE_CONTROLLER,
 			 now_ns, change);
 	return 1;
 }

@@ -22,28 +22,28 @@
 #include "mrc_core_compat.h"
 
 /* EV states; the values are those of the OCP API's enum mrc_ctl_ev_state. */
-enum mrc_ev_state {
+enum mrc_ev_health_state {
 	MRC_EV_GOOD = 1,
 	MRC_EV_ASSUMED_BAD = 2,
 	MRC_EV_DENIED = 4,
 };
 
 /* Why an EV changed state, as EV events report it. */
-enum mrc_ev_reason {
-	MRC_EV_REASON_NONE,
-	MRC_EV_REASON_LOSS,		/* losses on the EV */
-	MRC_EV_REASON_TIMEOUT,		/* a retransmit timeout with data on it */
-	MRC_EV_REASON_PROBE,		/* probes answered again */
-	MRC_EV_REASON_CONTROLLER,	/* denied or allowed by the controller */
+enum mrc_ev_cause {
+	MRC_EV_CAUSE_NONE,
+	MRC_EV_CAUSE_LOSS,		/* losses on the EV */
+	MRC_EV_CAUSE_TIMEOUT,		/* a retransmit timeout with data on it */
+	MRC_EV_CAUSE_PROBE,		/* probes answered again */
+	MRC_EV_CAUSE_CONTROLLER,	/* denied or allowed by the controller */
 };
 
 /* How a QP walks the GOOD EVs. */
-enum mrc_ev_policy {
-	MRC_EV_POLICY_ROUND_ROBIN,	/* each GOOD EV in turn */
-	MRC_EV_POLICY_WEIGHTED,		/* each GOOD EV for @weight packets in turn */
+enum mrc_spray_policy {
+	MRC_SPRAY_ROUND_ROBIN,	/* each GOOD EV in turn */
+	MRC_SPRAY_WEIGHTED,		/* each GOOD EV for @weight packets in turn */
 };
 
-#define MRC_EV_MAX		4096U	/* EVs in one profile */
+#define MRC_PROFILE_EV_MAX		4096U	/* EVs in one profile */
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
 #define MRC_EV_HISTORY		16U	/* resolved sends remembered per EV */
 #define MRC_EV_BAD_LOSSES	3U	/* lost among them: ASSUMED_BAD */
@@ -56,10 +56,10 @@ struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint16_t history;	/* bit i: the i-th latest resolved send was lost */
-	uint8_t state;		/* enum mrc_ev_state */
-	uint8_t reason;		/* enum mrc_ev_reason of the last change */
+	uint8_t state;		/* enum mrc_ev_health_state */
+	uint8_t reason;		/* enum mrc_ev_cause of the last change */
 	uint8_t probes_ok;	/* while ASSUMED_BAD: probes answered in a row */
-	uint8_t weight;		/* MRC_EV_POLICY_WEIGHTED: 1 ... 255 */
+	uint8_t weight;		/* MRC_SPRAY_WEIGHTED: 1 ... 255 */
 	uint32_t rtt_ns;	/* the last probe's round trip */
 	uint64_t changed_ns;	/* when the state last changed */
 	uint64_t packets;	/* transmissions, retransmissions included */
@@ -73,13 +73,13 @@ struct mrc_path_set {
 	uint32_t nr_ev;
 	uint32_t nr_good;
 	uint32_t min_active;		/* ev_min_active */
-	uint8_t policy;			/* enum mrc_ev_policy */
+	uint8_t policy;			/* enum mrc_spray_policy */
 };
 
 /* A QP's place in the walk over its path set. */
 struct mrc_ev_cursor {
 	uint32_t next;		/* the EV to consider first */
-	uint32_t left;		/* MRC_EV_POLICY_WEIGHTED: packets left on @next */
+	uint32_t left;		/* MRC_SPRAY_WEIGHTED: packets left on @next */
 };
 
 /* One EV state change, for the caller to report as an EV event. */
