@@ -11,7 +11,6 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
 
 BAD_PORT=18530
-STRESS_PORT=18520
 
 gid_a() { gid_index_of mrcsta "$(gid_of_v4 $A4)"; }
 gid_b() { gid_index_of mrcstb "$(gid_of_v4 $B4)"; }

@@ -21,6 +21,8 @@ CLOS_A6=2001:db8:1::1
 CLOS_B6=2001:db8:2::1
 CLOS_A4=10.1.0.1
 CLOS_B4=10.2.0.1
+# lib_fabric.sh's helpers (stress, ...) address the hosts by these
+A6=$CLOS_A6 B6=$CLOS_B6 A4=$CLOS_A4 B4=$CLOS_B4
 
 ns_ex() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
 
@@ -41,11 +43,21 @@ clos_router() { # NS
 	ns_ex "$1" sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv4.ip_forward=1
 	ns_ex "$1" sysctl -qw net.ipv6.fib_multipath_hash_policy=1 \
 		net.ipv4.fib_multipath_hash_policy=1
+	# a router's addresses survive a link flap (IPv6 drops them on down by default),
+	# and it stops using a nexthop whose link is down (IPv4 would go on by default)
+	ns_ex "$1" sysctl -qw net.ipv6.conf.all.keep_addr_on_down=1 \
+		net.ipv6.conf.default.keep_addr_on_down=1 \
+		net.ipv4.conf.all.ignore_routes_with_linkdown=1 \
+		net.ipv4.conf.default.ignore_routes_with_linkdown=1
 }
 
 clos_fabric() { # SPINES
 	local spines=$1 i via_a="" via_b="" via4_a="" via4_b=""
 	mrc_load
+	# The fabric's "switch buffers": every hop of it queues in the same per-CPU backlog,
+	# whose 1000 packets a real fabric's buffers dwarf; with no congestion control yet a
+	# QP's bursts overflow it and drop at random.
+	sysctl -qw net.core.netdev_max_backlog=10000
 	ip netns add msta
 	ip netns add mstb
 	na ip link set lo up
@@ -64,10 +76,7 @@ clos_fabric() { # SPINES
 			msts$i msts$i-a 2001:db8:a$i::2 10.10$i.0.2
 		clos_link msts$i msts$i-b 2001:db8:b$i::1 10.20$i.0.1 \
 			mstlb mstlb-s$i 2001:db8:b$i::2 10.20$i.0.2
-		ns_ex msts$i ip -6 route add 2001:db8:1::/64 via 2001:db8:a$i::1
-		ns_ex msts$i ip -6 route add 2001:db8:2::/64 via 2001:db8:b$i::2
-		ns_ex msts$i ip route add 10.1.0.0/24 via 10.10$i.0.1
-		ns_ex msts$i ip route add 10.2.0.0/24 via 10.20$i.0.2
+		clos_spine_routes $i
 		via_a+=" nexthop via 2001:db8:a$i::2"
 		via_b+=" nexthop via 2001:db8:b$i::1"
 		via4_a+=" nexthop via 10.10$i.0.2"
@@ -85,6 +94,25 @@ clos_fabric() { # SPINES
 	wait_until 20 nb ping -6 -c1 -W1 $CLOS_A6
 	wait_until 20 na ping -6 -c1 -W1 $CLOS_B6
 	wait_until 20 nb ping -c1 -W1 $CLOS_A4
+}
+
+# Spine I's routes to both hosts (a link going down takes the routes through it along).
+clos_spine_routes() { # I
+	ns_ex msts$1 ip -6 route replace 2001:db8:1::/64 via 2001:db8:a$1::1
+	ns_ex msts$1 ip -6 route replace 2001:db8:2::/64 via 2001:db8:b$1::2
+	ns_ex msts$1 ip route replace 10.1.0.0/24 via 10.10$1.0.1
+	ns_ex msts$1 ip route replace 10.2.0.0/24 via 10.20$1.0.2
+}
+
+# Spine I's link to leaf A down or up again (both ends, as a cable pulled and put back).
+# Leaf A sees its own link go and stops using it; leaf B cannot see it and keeps hashing
+# onto spine I, which now has no way to A: for host B's EVs through spine I, a dead path.
+clos_spine_a_link() { # I up|down
+	ns_ex mstla ip link set mstla-s$1 "$2"
+	ns_ex msts$1 ip link set msts$1-a "$2"
+	if [ "$2" = up ]; then
+		clos_spine_routes $1
+	fi
 }
 
 # Bytes spine I received from leaf B (the B -> A direction).

@@ -11,55 +11,6 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
 
-STRESS_PORT=18520
-
-# Run mrc_stress as server on A and client on B (the client's options rule both); print the
-# summary lines and keep the client's in $STRESS_OUT.
-stress() { # ARGS...
-	local gid_a gid_b
-	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
-	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
-	server_a $STRESS_PORT timeout 200 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT
-	local rc=0
-	STRESS_OUT=$(nb timeout 200 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT "$@" $A4 2>&1) ||
-		rc=$?
-	echo "$STRESS_OUT"
-	wait $SERVER_PID || rc=$((rc + 100))
-	counters_of mrcsta
-	counters_of mrcstb
-	[ $rc -lt 100 ] || fail "mrc_stress server failed"
-	[ $rc -eq 0 ] || fail "mrc_stress client failed (exit $rc)"
-}
-
-# One line with every non-zero hw counter of DEV, and the UDP drops of its netns.
-counters_of() { # DEV
-	local f line="$1:" ns=mst${1#mrcst}
-	for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
-		[ "${f##*/}" != lifespan ] && [ "$(cat "$f")" != 0 ] && line+=" ${f##*/}=$(cat "$f")"
-	done
-	echo "$line"
-	ip netns exec "$ns" awk '/^Udp:/ { if (!h) { split($0, n); h = 1 } else
-		for (i = 2; i <= NF; i++) if (n[i] ~ /Errors$/ && $i > 0) printf "%s udp %s=%s\n", ns, n[i], $i }' \
-		ns="$ns" /proc/net/snmp
-}
-
-# The client's summary says PASS, no errors, and every op type completed at least once.
-stress_passed() {
-	local line op
-	line=$(echo "$STRESS_OUT" | grep -E '^mrc_stress: client (PASS|FAIL):')
-	assert_match "$line" ' PASS: ' "client verdict"
-	assert_match "$line" ' errors 0 ' "client errors"
-	for op in send send_imm write write_imm read cmp_swap fetch_add; do
-		assert_match "$line" "[( ]$op [1-9][0-9]* " "completed $op operations"
-	done
-	assert_match "$line" ' bytes_verified [1-9][0-9]{5,} ' "bytes verified"
-}
-
-no_qp_errors() {
-	[ "$(counter mrcsta qp_errors)" -eq 0 ] || fail "a QP failed on host A"
-	[ "$(counter mrcstb qp_errors)" -eq 0 ] || fail "a QP failed on host B"
-}
-
 lossy_wire() {
 	local ns
 	for ns in msta mstb; do

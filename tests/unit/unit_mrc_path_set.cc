@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 extern "C" {
@@ -38,14 +39,43 @@ public:
     }
     [[nodiscard]] int last_rc() const { return last_rc_; }
 
-    // Lose @n transmissions on @ev in a row; whether the EV changed state.
-    bool lose(uint32_t ev, int n, mrc_ev_change *change) {
-        bool changed = false;
-        for (int i = 0; i < n; i++) {
-            mrc_path_set_sent(&ps_, ev);
-            changed = mrc_path_set_lost(&ps_, ev, 1000, change) || changed;
-        }
-        return changed;
+    // Lose one transmission on @ev; whether that made the EV suspect.
+    bool lose(uint32_t ev) { return mrc_path_set_lost(&ps_, ev, mrc_path_set_sent(&ps_, ev)); }
+
+    // One tick at @now: the probes it asks for, and the changes it made (appended).
+    std::vector<mrc_ev_probe> tick(uint64_t now) {
+        std::vector<mrc_ev_probe> probes(8);
+        std::vector<mrc_ev_change> changes(8);
+        mrc_path_tick t{probes.data(), 8, 0, changes.data(), 8, 0};
+        mrc_path_set_tick(&ps_, now, &t);
+        probes.resize(t.nr_probes);
+        changes_.insert(changes_.end(), changes.begin(), changes.begin() + t.nr_changes);
+        return probes;
+    }
+    std::vector<mrc_ev_change> &changes() { return changes_; }
+
+    // The id of the probe on @ev among @probes; 0 if there is none.
+    static uint32_t probe_on(const std::vector<mrc_ev_probe> &probes, uint32_t ev) {
+        for (const mrc_ev_probe &p : probes)
+            if (p.ev == ev)
+                return p.probe_id;
+        return 0;
+    }
+    // Answer every probe of @probes but those on @lost, at @now.
+    void answer(const std::vector<mrc_ev_probe> &probes, uint64_t now, uint32_t lost) {
+        mrc_ev_change change{};
+        for (const mrc_ev_probe &p : probes)
+            if (p.ev != lost && mrc_path_set_probe_answered(&ps_, p.ev, p.probe_id, now, &change))
+                changes_.push_back(change);
+    }
+
+    // Lose on @ev and leave its probes unanswered until it is judged, from time @now on.
+    // Returns the time after the verdict.
+    uint64_t condemn(uint32_t ev, uint64_t now) {
+        lose(ev);
+        for (uint32_t i = 0; i <= MRC_EV_SUSPECT_PROBES; i++, now += MRC_EV_PROBE_TIMEOUT_NS)
+            tick(now);
+        return now;
     }
 
 private:
@@ -53,6 +83,7 @@ private:
     std::vector<uint64_t> good_;
     mrc_path_set ps_{};
     mrc_ev_cursor cur_{};
+    std::vector<mrc_ev_change> changes_;
     int init_result_ = 0;
     int last_rc_ = 0;
 };
@@ -69,7 +100,8 @@ TEST(PathSet, InitRejectsBadArguments) {
     std::vector<mrc_ev_health> big(MRC_PROFILE_EV_MAX + 1);
     std::vector<uint64_t> big_good(MRC_PATH_SET_WORDS(MRC_PROFILE_EV_MAX + 1));
     EXPECT_EQ(mrc_path_set_init(&ps, big.data(), big_good.data(),
-                                static_cast<uint32_t>(big_good.size()), MRC_PROFILE_EV_MAX + 1, 0, 0),
+                                static_cast<uint32_t>(big_good.size()), MRC_PROFILE_EV_MAX + 1, 0,
+                                0),
               -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 8, 0), 0);
     EXPECT_EQ(ps.nr_good, 8U);
@@ -96,17 +128,22 @@ TEST(PathSet, RoundRobinSkipsEvsThatAreNotGood) {
     mrc_ev_change change{};
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 63, true, 1, &change), 1);
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 64, true, 1, &change), 1);
-    ASSERT_TRUE(ps.lose(99, MRC_EV_BAD_LOSSES, &change));
-    EXPECT_EQ(change.ev, 99U);
-    EXPECT_EQ(change.from, MRC_EV_GOOD);
-    EXPECT_EQ(change.to, MRC_EV_ASSUMED_BAD);
-    EXPECT_EQ(change.reason, MRC_EV_CAUSE_LOSS);
+    ps.condemn(99, 0);
+    ASSERT_EQ(ps.changes().size(), 1U);
+    EXPECT_EQ(ps.changes()[0].ev, 99U);
+    EXPECT_EQ(ps.changes()[0].from, MRC_EV_GOOD);
+    EXPECT_EQ(ps.changes()[0].to, MRC_EV_ASSUMED_BAD);
+    EXPECT_EQ(ps.changes()[0].reason, MRC_EV_CAUSE_LOSS);
     EXPECT_EQ(ps->nr_good, 97U);
+    ASSERT_TRUE(ps.lose(98)); // suspect: GOOD, but no data
+    EXPECT_EQ(ps->nr_good, 97U);
+    EXPECT_EQ(ps->nr_usable, 96U);
     for (int i = 0; i < 1000; i++) {
         const int64_t ev = ps.pick();
         EXPECT_NE(ev, 63);
         EXPECT_NE(ev, 64);
         EXPECT_NE(ev, 99);
+        EXPECT_NE(ev, 98);
     }
 }
 
@@ -176,90 +213,212 @@ TEST(PathSet, SameEvGapAcrossSequenceWrap) {
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 0, first));
 }
 
-TEST(PathSet, LossesMustBeRecentToMarkBad) {
+TEST(PathSet, ALossMakesAGoodEvSuspectOnce) {
     PathSet ps(4);
-    mrc_ev_change change{};
-    EXPECT_FALSE(ps.lose(2, MRC_EV_BAD_LOSSES - 1, &change));
-    // enough good news pushes the old losses out of the history
-    for (uint32_t i = 0; i < MRC_EV_HISTORY; i++)
-        mrc_path_set_acked(ps.get(), 2, mrc_path_set_sent(ps.get(), 2));
-    EXPECT_FALSE(ps.lose(2, MRC_EV_BAD_LOSSES - 1, &change));
+    EXPECT_TRUE(ps.lose(2));
+    EXPECT_EQ(ps->nr_suspect, 1U);
+    EXPECT_FALSE(mrc_path_set_usable(ps.get(), 2));
+    EXPECT_TRUE(mrc_path_set_needs_tick(ps.get()));
+    EXPECT_FALSE(ps.lose(2)); // already suspect
+    EXPECT_EQ(ps->nr_suspect, 1U);
+    EXPECT_EQ(ps->ev[2].losses, 2U);
     EXPECT_EQ(mrc_path_set_state(ps.get(), 2), MRC_EV_GOOD);
-    EXPECT_TRUE(ps.lose(2, 1, &change));
-    EXPECT_EQ(mrc_path_set_state(ps.get(), 2), MRC_EV_ASSUMED_BAD);
-    EXPECT_EQ(ps->ev[2].losses, 2ULL * (MRC_EV_BAD_LOSSES - 1) + 1);
+}
+
+TEST(PathSet, ALossAfterWhichLaterSendsWereAckedIsNoSuspicion) {
+    PathSet ps(2);
+    const uint32_t lost = mrc_path_set_sent(ps.get(), 0);
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0));
+    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost));
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 0));
+    EXPECT_EQ(ps->ev[0].losses, 1U);
+}
+
+TEST(PathSet, AckOfALaterSendClearsSuspicion) {
+    PathSet ps(2);
+    const uint32_t before = mrc_path_set_sent(ps.get(), 1);
+    ASSERT_TRUE(ps.lose(1));
+    mrc_path_set_acked(ps.get(), 1, before); // sent before the loss: proves nothing
+    EXPECT_FALSE(mrc_path_set_usable(ps.get(), 1));
+    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1));
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
+    EXPECT_EQ(ps->nr_suspect, 0U);
+    EXPECT_FALSE(mrc_path_set_needs_tick(ps.get()));
+}
+
+TEST(PathSet, SuspectIsProbedAtOnceWithAControlAndAnAnswerClearsIt) {
+    PathSet ps(4);
+    ASSERT_TRUE(ps.lose(3));
+    const auto probes = ps.tick(1000);
+    ASSERT_EQ(probes.size(), 2U) << "the suspect's probe and a control on a usable EV";
+    const uint32_t id = PathSet::probe_on(probes, 3);
+    ASSERT_NE(id, 0U);
+    EXPECT_NE(probes[1].ev, 3U);
+    EXPECT_TRUE(ps.tick(2000).empty()) << "one probe out at a time";
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 3, id + 7, 3000, &change))
+            << "not the probe that is out";
+    EXPECT_FALSE(mrc_path_set_usable(ps.get(), 3));
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 3, id, 5000, &change));
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 3));
+    EXPECT_EQ(ps->ev[3].rtt_ns, 4000U);
+    EXPECT_EQ(ps->ev[3].probes_answered, 1U);
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 3, id, 6000, &change))
+            << "a duplicate answer counts for nothing";
+    EXPECT_TRUE(ps.changes().empty()) << "no state change, no event";
+}
+
+TEST(PathSet, AProbeIsMissedOnceALaterOneWasAnsweredAndAGracePassed) {
+    PathSet ps(4);
+    ASSERT_TRUE(ps.lose(1));
+    uint64_t now = 10;
+    for (uint32_t i = 0; i < MRC_EV_SUSPECT_PROBES; i++) {
+        const auto probes = ps.tick(now);
+        ASSERT_NE(PathSet::probe_on(probes, 1), 0U) << "probe " << i;
+        ps.answer(probes, now + 500, 1); // the control answers, the suspect does not
+        // judged only a grace after the control's answer
+        EXPECT_TRUE(ps.tick(now + 500 + MRC_EV_PROBE_GRACE_NS - 1).empty());
+        EXPECT_EQ(mrc_path_set_state(ps.get(), 1), MRC_EV_GOOD);
+        now += 500 + MRC_EV_PROBE_GRACE_NS;
+    }
+    ps.tick(now);
+    EXPECT_EQ(mrc_path_set_state(ps.get(), 1), MRC_EV_ASSUMED_BAD);
+    ASSERT_EQ(ps.changes().size(), 1U);
+    EXPECT_EQ(ps.changes()[0].reason, MRC_EV_CAUSE_LOSS);
+    EXPECT_EQ(ps->ev[1].changed_ns, now);
+    EXPECT_EQ(ps->nr_good, 3U);
+    EXPECT_EQ(ps->nr_bad, 1U);
+    EXPECT_EQ(ps->nr_suspect, 0U);
+    // a late answer to an old probe does not bring it back
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 1, ps->ev[1].probe_id, now + 1, &change));
+}
+
+TEST(PathSet, AStallThatDelaysEveryAnswerCondemnsNothing) {
+    PathSet ps(4);
+    ASSERT_TRUE(ps.lose(2));
+    const auto probes = ps.tick(0);
+    ASSERT_EQ(probes.size(), 2U);
+    // nothing comes back for a long while: no verdict before the last resort
+    for (uint64_t t = MRC_EV_PROBE_GRACE_NS; t < MRC_EV_PROBE_TIMEOUT_NS; t += 10'000'000) {
+        for (const mrc_ev_probe &p : ps.tick(t))
+            EXPECT_NE(p.ev, 2U) << "no second probe: the first is not judged";
+    }
+    EXPECT_TRUE(ps.changes().empty());
+    // then both answers arrive together, the suspect's just after the control's
+    ps.answer(probes, MRC_EV_PROBE_TIMEOUT_NS - 100, 2);
+    mrc_ev_change change{};
+    mrc_path_set_probe_answered(ps.get(), 2, PathSet::probe_on(probes, 2),
+                                MRC_EV_PROBE_TIMEOUT_NS - 50, &change);
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 2));
+    EXPECT_EQ(ps->ev[2].probes_missed, 0U);
+}
+
+TEST(PathSet, NothingAnsweredMarksASuspectBadAtTheLastResort) {
+    PathSet ps(4);
+    const uint64_t now = ps.condemn(0, 0);
+    EXPECT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_ASSUMED_BAD);
+    EXPECT_EQ(now, (MRC_EV_SUSPECT_PROBES + 1) * MRC_EV_PROBE_TIMEOUT_NS);
 }
 
 TEST(PathSet, MinActiveIsNeverUndercut) {
     PathSet ps(4, 3);
-    mrc_ev_change change{};
-    EXPECT_TRUE(ps.lose(0, MRC_EV_BAD_LOSSES, &change));
-    EXPECT_FALSE(ps.lose(1, 10, &change));
-    EXPECT_FALSE(mrc_path_set_timed_out(ps.get(), 2, 5, &change));
+    ps.condemn(0, 0);
+    EXPECT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_ASSUMED_BAD);
+    ps.condemn(1, 0);
     EXPECT_EQ(ps->nr_good, 3U);
     EXPECT_EQ(mrc_path_set_state(ps.get(), 1), MRC_EV_GOOD);
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1)) << "it must carry data again";
     // the controller's word is not bound by it
+    mrc_ev_change change{};
     EXPECT_EQ(mrc_path_set_deny(ps.get(), 1, true, 6, &change), 1);
     EXPECT_EQ(ps->nr_good, 2U);
 }
 
-TEST(PathSet, TimeoutMarksGoodEvsOnly) {
-    PathSet ps(3);
-    mrc_ev_change change{};
-    EXPECT_TRUE(mrc_path_set_timed_out(ps.get(), 1, 77, &change));
-    EXPECT_EQ(change.reason, MRC_EV_CAUSE_TIMEOUT);
-    EXPECT_EQ(ps->ev[1].changed_ns, 77U);
-    EXPECT_FALSE(mrc_path_set_timed_out(ps.get(), 1, 78, &change)); // already bad
-    ASSERT_EQ(mrc_path_set_deny(ps.get(), 2, true, 1, &change), 1);
-    EXPECT_FALSE(mrc_path_set_timed_out(ps.get(), 2, 79, &change));
-    EXPECT_EQ(mrc_path_set_state(ps.get(), 2), MRC_EV_DENIED);
-}
-
-TEST(PathSet, ProbesInARowBringAnEvBack) {
+TEST(PathSet, AssumedBadIsProbedEveryIntervalAndComesBackAfterAnswersInARow) {
     PathSet ps(2);
+    uint64_t now = ps.condemn(0, 0);
+    ASSERT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_ASSUMED_BAD);
+    const uint64_t marked = ps->ev[0].changed_ns;
     mrc_ev_change change{};
-    ASSERT_TRUE(ps.lose(0, MRC_EV_BAD_LOSSES, &change));
-    for (uint32_t i = 1; i < MRC_EV_PROBES_GOOD; i++)
-        EXPECT_FALSE(mrc_path_set_probed(ps.get(), 0, true, 5000, 10, &change));
-    EXPECT_FALSE(mrc_path_set_probed(ps.get(), 0, false, 0, 11, &change)); // starts over
-    for (uint32_t i = 1; i < MRC_EV_PROBES_GOOD; i++)
-        EXPECT_FALSE(mrc_path_set_probed(ps.get(), 0, true, 5000, 12, &change));
-    EXPECT_TRUE(mrc_path_set_probed(ps.get(), 0, true, 4000, 13, &change));
+    // its last probe is an interval old: probed now; one answer, then a miss starts over
+    auto probes = ps.tick(now);
+    uint32_t id = PathSet::probe_on(probes, 0);
+    ASSERT_NE(id, 0U);
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, id, now + 10, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U);
+    probes = ps.tick(now + 20); // at once after an answer
+    ASSERT_NE(PathSet::probe_on(probes, 0), 0U);
+    EXPECT_EQ(probes.size(), 1U) << "the first round's control is still out";
+    now += 20 + MRC_EV_PROBE_CONTROL_NS;
+    probes = ps.tick(now); // which went unanswered: another, to judge the probe by
+    ASSERT_EQ(probes.size(), 1U);
+    EXPECT_EQ(probes[0].ev, 1U);
+    ps.answer(probes, now + 30, 0);
+    now += 30 + MRC_EV_PROBE_GRACE_NS;
+    EXPECT_EQ(PathSet::probe_on(ps.tick(now), 0), 0U) << "a miss: back to the interval";
+    EXPECT_EQ(ps->ev[0].probes_ok, 0U);
+    EXPECT_EQ(PathSet::probe_on(ps.tick(now + 10'000'000), 0), 0U);
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    for (uint32_t i = 0; i < MRC_EV_PROBES_GOOD; i++, now += 100) {
+        id = PathSet::probe_on(ps.tick(now), 0);
+        ASSERT_NE(id, 0U) << i;
+        const bool back = mrc_path_set_probe_answered(ps.get(), 0, id, now + 50, &change);
+        EXPECT_EQ(back, i + 1 == MRC_EV_PROBES_GOOD) << i;
+    }
     EXPECT_EQ(change.to, MRC_EV_GOOD);
     EXPECT_EQ(change.reason, MRC_EV_CAUSE_PROBE);
-    EXPECT_EQ(ps->ev[0].rtt_ns, 4000U);
+    EXPECT_EQ(ps->ev[0].rtt_ns, 50U);
     EXPECT_EQ(ps->nr_good, 2U);
-    // a GOOD EV's probes only measure
-    EXPECT_FALSE(mrc_path_set_probed(ps.get(), 1, true, 3000, 14, &change));
-    EXPECT_EQ(ps->ev[1].rtt_ns, 3000U);
-    // and one that came back starts with a clean history
-    EXPECT_FALSE(ps.lose(0, MRC_EV_BAD_LOSSES - 1, &change));
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 0));
+    EXPECT_FALSE(mrc_path_set_needs_tick(ps.get()));
+    EXPECT_GT(ps->ev[0].changed_ns, marked);
 }
 
-TEST(PathSet, DeniedEvsAreNeverProbedBackNorPicked) {
+TEST(PathSet, TickStopsWhenItsArraysAreFullAndGoesOnNextTime) {
+    PathSet ps(32);
+    for (uint32_t e = 0; e < 16; e++)
+        ASSERT_TRUE(ps.lose(e));
+    std::set<uint32_t> probed;
+    for (int round = 0; round < 3; round++) {
+        const auto probes = ps.tick(0);
+        EXPECT_LE(probes.size(), 8U);
+        for (const mrc_ev_probe &p : probes)
+            if (p.ev < 16)
+                probed.insert(p.ev);
+    }
+    EXPECT_EQ(probed.size(), 16U) << "7 and a control per tick, each tick going on";
+}
+
+TEST(PathSet, DeniedEvsAreNeverProbedNorPicked) {
     PathSet ps(3);
     mrc_ev_change change{};
     EXPECT_EQ(mrc_path_set_deny(ps.get(), 3, true, 1, &change), -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_deny(ps.get(), 0, false, 1, &change), 0); // not denied
+    ASSERT_TRUE(ps.lose(0));
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 0, true, 1, &change), 1);
+    EXPECT_EQ(ps->nr_suspect, 0U) << "denied: no longer suspect";
     EXPECT_EQ(mrc_path_set_deny(ps.get(), 0, true, 1, &change), 0);
-    for (uint32_t i = 0; i < 2 * MRC_EV_PROBES_GOOD; i++)
-        EXPECT_FALSE(mrc_path_set_probed(ps.get(), 0, true, 1, 2, &change));
+    EXPECT_FALSE(ps.lose(0));
+    EXPECT_TRUE(ps.tick(5).empty());
     EXPECT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_DENIED);
+    for (int i = 0; i < 10; i++)
+        EXPECT_NE(ps.pick(), 0);
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 0, false, 3, &change), 1);
     EXPECT_EQ(change.from, MRC_EV_DENIED);
     EXPECT_EQ(change.to, MRC_EV_GOOD);
     EXPECT_EQ(change.reason, MRC_EV_CAUSE_CONTROLLER);
     EXPECT_EQ(ps->nr_good, 3U);
+    EXPECT_EQ(ps->nr_usable, 3U);
 }
 
-TEST(PathSet, NothingGoodFallsBackToAssumedBadThenNothing) {
+TEST(PathSet, NothingUsableFallsBackToTheOthersThenNothing) {
     PathSet ps(3);
+    ps.condemn(0, 0);
+    ASSERT_TRUE(ps.lose(1)); // suspect
     mrc_ev_change change{};
-    ASSERT_TRUE(ps.lose(0, MRC_EV_BAD_LOSSES, &change));
-    ASSERT_TRUE(ps.lose(1, MRC_EV_BAD_LOSSES, &change));
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 2, true, 1, &change), 1);
-    ASSERT_EQ(ps->nr_good, 0U);
+    ASSERT_EQ(ps->nr_usable, 0U);
     std::map<int64_t, int> hits;
     for (int i = 0; i < 10; i++) {
         hits[ps.pick(1)]++;
@@ -280,52 +439,43 @@ TEST(PathSet, TimeRule) {
     EXPECT_FALSE(mrc_path_time_lost(2000, 1000, 100)); // sent after the newest acked one
 }
 
-// A fabric of 8 paths; EV i rides path i % 8. Every round the sender sprays one packet per
-// pick; packets on a dead path vanish, the others are acknowledged one RTT later. Loss
-// detection is the pair of rules of Documentation/multipath.rst: same-EV gap and time.
+// A fabric of 8 paths; EV i rides path i % 8. The sender sprays one packet per pick every
+// kGap; packets on a dead path vanish, the others are acknowledged one RTT later. Loss
+// detection is the pair of rules of Documentation/multipath.rst (same-EV gap and time), and
+// every kTick the path set's probes go out; a probe on a live path is answered after an RTT.
 class Fabric {
 public:
     static constexpr uint32_t kPaths = 8;
     static constexpr uint32_t kEvs = 256;
     static constexpr uint64_t kRtt = 100'000;    // ns
-    static constexpr uint64_t kGap = 1'000;      // ns between sends
+    static constexpr uint64_t kGap = 10'000;     // ns between sends
     static constexpr uint64_t kReorder = 25'000; // a quarter RTT
+    static constexpr uint64_t kTick = 1'000'000;
 
-    Fabric() : ps_(kEvs, 16) {}
+    explicit Fabric(uint32_t min_active = 16) : ps_(kEvs, min_active) {}
 
-    // Send @n packets; return how many went on @path.
-    uint32_t send(uint32_t n, uint32_t path) {
+    // Send for @ns; return how many packets went on @path.
+    uint32_t send_for(uint64_t ns, uint32_t path) {
         uint32_t on_path = 0;
-        for (uint32_t i = 0; i < n; i++) {
+        for (const uint64_t end = now_ + ns; now_ < end;) {
             const int64_t ev = ps_.pick();
             EXPECT_GE(ev, 0);
             const auto e = static_cast<uint32_t>(ev);
             on_path += e % kPaths == path ? 1 : 0;
             const uint32_t seq = mrc_path_set_sent(ps_.get(), e);
             flight_.push_back({e, seq, now_, !dead_[e % kPaths]});
-            now_ += kGap;
-            deliver();
+            advance(kGap);
         }
         return on_path;
     }
 
     // Let time pass with nothing sent.
     void idle(uint64_t ns) {
-        now_ += ns;
-        deliver();
+        for (const uint64_t end = now_ + ns; now_ < end;)
+            advance(kGap);
     }
 
     void set_dead(uint32_t path, bool dead) { dead_[path] = dead; }
-
-    // Probe every ASSUMED_BAD EV once (answered when its path is alive).
-    void probe() {
-        mrc_ev_change change{};
-        for (uint32_t e = 0; e < kEvs; e++) {
-            if (mrc_path_set_state(ps_.get(), e) == MRC_EV_ASSUMED_BAD &&
-                mrc_path_set_probed(ps_.get(), e, !dead_[e % kPaths], kRtt, now_, &change))
-                changes_.push_back(change);
-        }
-    }
 
     [[nodiscard]] uint32_t bad_on(uint32_t path) {
         uint32_t n = 0;
@@ -334,7 +484,7 @@ public:
         return n;
     }
     [[nodiscard]] uint32_t good() { return ps_->nr_good; }
-    [[nodiscard]] size_t changes() const { return changes_.size(); }
+    [[nodiscard]] size_t changes() { return ps_.changes().size(); }
 
 private:
     struct Flight {
@@ -343,6 +493,22 @@ private:
         uint64_t sent;
         bool arrives;
     };
+    struct Probe {
+        mrc_ev_probe probe;
+        uint64_t answer_at;
+    };
+
+    void advance(uint64_t ns) {
+        now_ += ns;
+        if (now_ >= next_tick_) {
+            for (const mrc_ev_probe &p : ps_.tick(now_)) {
+                if (!dead_[p.ev % kPaths])
+                    probes_.push_back({p, now_ + kRtt});
+            }
+            next_tick_ = now_ + kTick;
+        }
+        deliver();
+    }
 
     // Acknowledge what has had an RTT to arrive, then judge what is still missing.
     void deliver() {
@@ -353,65 +519,71 @@ private:
                 f.ev = kDone;
             }
         }
-        mrc_ev_change change{};
         for (Flight &f : flight_) {
             if (f.ev == kDone)
                 continue;
             if (mrc_path_set_gap_lost(ps_.get(), f.ev, f.seq) ||
                 mrc_path_time_lost(f.sent, newest_acked_sent_, kReorder)) {
-                if (mrc_path_set_lost(ps_.get(), f.ev, now_, &change))
-                    changes_.push_back(change);
+                mrc_path_set_lost(ps_.get(), f.ev, f.seq);
                 f.ev = kDone; // resent elsewhere by the QP
             }
         }
         std::erase_if(flight_, [](const Flight &f) { return f.ev == kDone; });
+        mrc_ev_change change{};
+        for (Probe &p : probes_) {
+            if (now_ >= p.answer_at) {
+                if (mrc_path_set_probe_answered(ps_.get(), p.probe.ev, p.probe.probe_id, now_,
+                                                &change))
+                    ps_.changes().push_back(change);
+                p.answer_at = kDone;
+            }
+        }
+        std::erase_if(probes_, [](const Probe &p) { return p.answer_at == kDone; });
     }
 
     static constexpr uint32_t kDone = ~0U;
     PathSet ps_;
     std::vector<Flight> flight_;
+    std::vector<Probe> probes_;
     std::array<bool, kPaths> dead_{};
-    std::vector<mrc_ev_change> changes_;
     uint64_t now_ = 0;
+    uint64_t next_tick_ = 0;
     uint64_t newest_acked_sent_ = 0;
 };
 
 TEST(PathSetFabric, DeadPathIsBypassedAndProbedBack) {
     Fabric f;
-    EXPECT_EQ(f.send(4 * Fabric::kEvs, 3), 4 * Fabric::kEvs / Fabric::kPaths); // even spray
+    constexpr uint32_t kPerPath = Fabric::kEvs / Fabric::kPaths;
+    const uint64_t round = Fabric::kEvs * Fabric::kGap; // one visit of every EV
+    EXPECT_EQ(f.send_for(4 * round, 3), 4 * kPerPath);  // even spray
     EXPECT_EQ(f.changes(), 0U);
 
     f.set_dead(3, true);
-    // Three losses per EV take three visits of the round robin, plus an RTT to notice.
-    f.send(4 * Fabric::kEvs, 3);
-    EXPECT_EQ(f.bad_on(3), Fabric::kEvs / Fabric::kPaths) << "every EV of the dead path";
-    EXPECT_EQ(f.good(), Fabric::kEvs - Fabric::kEvs / Fabric::kPaths);
-    for (uint32_t p = 0; p < Fabric::kPaths; p++) {
-        if (p != 3) {
-            EXPECT_EQ(f.bad_on(p), 0U) << "path " << p << " is fine";
-        }
-    }
-    EXPECT_EQ(f.send(2 * Fabric::kEvs, 3), 0U) << "nothing more on the dead path";
+    // One loss per EV, then its probes' timeouts.
+    f.send_for(round + (MRC_EV_SUSPECT_PROBES + 1) * MRC_EV_PROBE_TIMEOUT_NS, 3);
+    EXPECT_EQ(f.bad_on(3), kPerPath) << "every EV of the dead path";
+    EXPECT_EQ(f.good(), Fabric::kEvs - kPerPath);
+    EXPECT_EQ(f.changes(), kPerPath) << "no live EV was marked on the way";
+    EXPECT_EQ(f.send_for(2 * round, 3), 0U) << "nothing more on the dead path";
 
-    // Probes of a dead path fail; once it is back, MRC_EV_PROBES_GOOD rounds restore it.
-    f.probe();
-    EXPECT_EQ(f.bad_on(3), Fabric::kEvs / Fabric::kPaths);
+    // Probes of a dead path fail; once it is back, they restore it within an interval.
+    f.send_for(2 * MRC_EV_PROBE_INTERVAL_NS, 3);
+    EXPECT_EQ(f.bad_on(3), kPerPath);
     f.set_dead(3, false);
-    for (uint32_t i = 0; i < MRC_EV_PROBES_GOOD; i++)
-        f.probe();
+    f.idle(MRC_EV_PROBE_INTERVAL_NS + uint64_t{MRC_EV_PROBES_GOOD} * 2 * Fabric::kTick);
     EXPECT_EQ(f.bad_on(3), 0U);
     EXPECT_EQ(f.good(), Fabric::kEvs);
-    EXPECT_EQ(f.send(Fabric::kEvs, 3), Fabric::kEvs / Fabric::kPaths) << "used again";
+    EXPECT_EQ(f.send_for(round, 3), kPerPath) << "used again";
     f.idle(2 * Fabric::kRtt);
     EXPECT_EQ(f.bad_on(3), 0U);
 }
 
 TEST(PathSetFabric, MinActiveHoldsWhenMostPathsDie) {
-    Fabric f; // min_active 16
+    Fabric f(40);
     for (uint32_t p = 0; p < Fabric::kPaths; p++)
         f.set_dead(p, p != 0);
-    f.send(8 * Fabric::kEvs, 0);
-    EXPECT_GE(f.good(), 16U);
+    f.send_for(4 * MRC_EV_PROBE_INTERVAL_NS, 0);
+    EXPECT_EQ(f.good(), 40U) << "every dead EV it may mark, and not one more";
 }
 
 } // namespace

@@ -6,13 +6,23 @@
  * owns the memory, the locking and the lookup.
  *
  * For now every path set uses profile 0, the device's default: 256 UDP
- * source ports. EVs are not yet marked ASSUMED_BAD here: without probing
- * nothing would bring them back (ev_min_active = all of them until then).
+ * source ports. A loss makes its EV suspect and the path set's probe timer
+ * starts; the timer sends the probes the core asks for and reports the
+ * state changes it makes (mrc_probe.c builds and answers the packets).
  */
 #include <linux/slab.h>
 
 #include "mrc.h"
 #include "mrc_path.h"
+#include "mrc_probe.h"
+#include "mrc_stats.h"
+
+/* How often a path set with suspect or ASSUMED_BAD EVs looks at its probes. */
+#define MRC_PATH_TICK_JIFFIES	max_t(unsigned long, 1, msecs_to_jiffies(2))
+/* Probes and state changes one tick may produce; the next goes on. */
+#define MRC_PATH_TICK_BATCH	32
+
+static void mrc_path_probe_timer(struct timer_list *t);
 
 void mrc_paths_init(struct mrc_dev *mdev)
 {
@@ -38,7 +48,7 @@ static bool mrc_path_matches(const struct mrc_path *path, const struct mrc_av *a
 static void mrc_path_free(struct mrc_path *path)
 {
 	kvfree(path->ev);
-	kfree(path->good);
+	kfree(path->usable);
 	kfree(path->sport);
 	kfree(path);
 }
@@ -52,11 +62,11 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	if (!path)
 		return NULL;
 	path->ev = kvcalloc(n, sizeof(*path->ev), GFP_KERNEL);
-	path->good = kcalloc(MRC_PATH_SET_WORDS(n), sizeof(*path->good), GFP_KERNEL);
+	path->usable = kcalloc(MRC_PATH_SET_WORDS(n), sizeof(*path->usable), GFP_KERNEL);
 	path->sport = kcalloc(n, sizeof(*path->sport), GFP_KERNEL);
-	if (!path->ev || !path->good || !path->sport ||
-	    mrc_path_set_init(&path->ps, path->ev, path->good, MRC_PATH_SET_WORDS(n), n, n,
-			      MRC_SPRAY_ROUND_ROBIN)) {
+	if (!path->ev || !path->usable || !path->sport ||
+	    mrc_path_set_init(&path->ps, path->ev, path->usable, MRC_PATH_SET_WORDS(n), n,
+			      MRC_DEFAULT_PROFILE_MIN_ACTIVE, MRC_SPRAY_ROUND_ROBIN)) {
 		mrc_path_free(path);
 		return NULL;
 	}
@@ -64,6 +74,8 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 		path->sport[i] = MRC_DEFAULT_PROFILE_PORT + i;
 	refcount_set(&path->refs, 1);
 	spin_lock_init(&path->lock);
+	timer_setup(&path->probe_timer, mrc_path_probe_timer, 0);
+	path->av = *av;
 	path->mdev = mdev;
 	path->family = av->family;
 	if (av->family == AF_INET6)
@@ -115,7 +127,122 @@ void mrc_path_put(struct mrc_path *path)
 	}
 	list_del(&path->node);
 	spin_unlock_bh(&mdev->paths_lock);
+	/* nothing arms it now but itself, which del_timer_sync() outlasts */
+	del_timer_sync(&path->probe_timer);
 	mrc_path_free(path);
+}
+
+/*
+ * An EV changed state: count it, and tell whoever listens. Called without
+ * path->lock.
+ */
+static void mrc_path_report(struct mrc_path *path, const struct mrc_ev_change *change)
+{
+	struct mrc_dev *mdev = path->mdev;
+
+	if (change->to == MRC_EV_ASSUMED_BAD)
+		mrc_stats_inc(mdev, MRC_CNT_EV_MARKED_BAD);
+	else if (change->to == MRC_EV_GOOD && change->from == MRC_EV_ASSUMED_BAD)
+		mrc_stats_inc(mdev, MRC_CNT_EV_RECOVERED);
+	ibdev_dbg(&mdev->ib_dev, "EV %u (port %u) to %pISc: %u -> %u (reason %u)\n",
+		  change->ev, path->sport[change->ev],
+		  path->family == AF_INET6 ? (void *)&path->daddr.v6 : (void *)&path->daddr.v4,
+		  change->from, change->to, change->reason);
+}
+
+/* Under path->lock: make sure the probe timer runs soon. */
+static void mrc_path_kick_probes(struct mrc_path *path)
+{
+	if (!timer_pending(&path->probe_timer))
+		mod_timer(&path->probe_timer, jiffies);
+}
+
+/*
+ * The probe timer: the core judges the probes out and names the ones to
+ * send; we send them and report what changed, outside the lock.
+ */
+static void mrc_path_probe_timer(struct timer_list *t)
+{
+	struct mrc_path *path = from_timer(path, t, probe_timer);
+	struct mrc_ev_probe probes[MRC_PATH_TICK_BATCH];
+	struct mrc_ev_change changes[MRC_PATH_TICK_BATCH];
+	u16 sports[MRC_PATH_TICK_BATCH];
+	struct mrc_path_tick tick = {
+		.probes = probes, .max_probes = ARRAY_SIZE(probes),
+		.changes = changes, .max_changes = ARRAY_SIZE(changes),
+	};
+	u32 i;
+
+	spin_lock_bh(&path->lock);
+	mrc_path_set_tick(&path->ps, ktime_get_ns(), &tick);
+	for (i = 0; i < tick.nr_probes; i++)
+		sports[i] = path->sport[probes[i].ev];
+	if (mrc_path_set_needs_tick(&path->ps))
+		mod_timer(&path->probe_timer, jiffies + MRC_PATH_TICK_JIFFIES);
+	spin_unlock_bh(&path->lock);
+
+	for (i = 0; i < tick.nr_probes; i++)
+		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, sports[i]);
+	for (i = 0; i < tick.nr_changes; i++)
+		mrc_path_report(path, &changes[i]);
+}
+
+/* Under paths_lock: the path set of profile 0 towards @peer's daddr. */
+static struct mrc_path *mrc_path_find_locked(struct mrc_dev *mdev, const struct mrc_av *peer)
+{
+	struct mrc_path *path;
+
+	list_for_each_entry(path, &mdev->paths, node)
+		if (mrc_path_matches(path, peer, 0))
+			return path;
+	return NULL;
+}
+
+/* The answer to probe @probe_id on @ev came from @peer (its daddr). */
+void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u32 ev,
+			     u32 probe_id)
+{
+	struct mrc_ev_change change;
+	struct mrc_path *path;
+	bool changed = false;
+
+	/* no reference needed: paths_lock keeps the path set alive */
+	spin_lock_bh(&mdev->paths_lock);
+	path = mrc_path_find_locked(mdev, peer);
+	if (path) {
+		spin_lock(&path->lock);
+		changed = mrc_path_set_probe_answered(&path->ps, ev, probe_id, ktime_get_ns(),
+						      &change);
+		spin_unlock(&path->lock);
+		if (changed)
+			mrc_path_report(path, &change);
+	}
+	spin_unlock_bh(&mdev->paths_lock);
+	mrc_stats_inc(mdev, path ? MRC_CNT_PROBE_REPLIES : MRC_CNT_DROP_UNKNOWN_QP);
+}
+
+/*
+ * The UDP source port of a probe reply to @peer: a usable EV of our own
+ * path set towards it when there is one (its health is what we know of
+ * that direction), else one of profile 0's ports. @salt spreads copies.
+ */
+u16 mrc_path_reply_sport(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt)
+{
+	struct mrc_ev_cursor cur = { .next = salt };
+	struct mrc_path *path;
+	u32 ev = salt % MRC_DEFAULT_PROFILE_EVS;
+	u16 sport = MRC_DEFAULT_PROFILE_PORT + ev;
+
+	spin_lock_bh(&mdev->paths_lock);
+	path = mrc_path_find_locked(mdev, peer);
+	if (path) {
+		spin_lock(&path->lock);
+		if (mrc_path_set_pick(&path->ps, &cur, MRC_PROFILE_EV_MAX, &ev) >= 0)
+			sport = path->sport[ev];
+		spin_unlock(&path->lock);
+	}
+	spin_unlock_bh(&mdev->paths_lock);
+	return sport;
 }
 
 /*
@@ -144,6 +271,17 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 	spin_unlock_bh(&path->lock);
 }
 
+/*
+ * Whether @ev carries data now. Read without the lock: a stale answer only
+ * moves a resend by one requester pass.
+ */
+bool mrc_path_ev_usable(const struct mrc_path *path, u32 ev)
+{
+	if (!path || ev >= path->ps.nr_ev)
+		return true;
+	return READ_ONCE(path->usable[ev / 64]) & BIT_ULL(ev % 64);
+}
+
 /* Transmission @seq on @ev was acknowledged. */
 void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
 {
@@ -161,15 +299,18 @@ void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
  */
 bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool account)
 {
-	struct mrc_ev_change change;
-	bool lost;
+	bool lost, suspect = false;
 
 	if (!path || ev >= path->ps.nr_ev)	/* recorded on a path set since swapped */
 		return by_time;
 	spin_lock_bh(&path->lock);
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);
 	if (lost && account)
-		mrc_path_set_lost(&path->ps, ev, ktime_get_ns(), &change);
+		suspect = mrc_path_set_lost(&path->ps, ev, seq);
+	if (suspect)
+		mrc_path_kick_probes(path);
 	spin_unlock_bh(&path->lock);
+	if (suspect)
+		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
 	return lost;
 }

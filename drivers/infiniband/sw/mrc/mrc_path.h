@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 
 #include "core/mrc_path_set.h"
 #include "mrc_av.h"
@@ -18,6 +19,11 @@ struct mrc_dev;
 
 #define MRC_DEFAULT_PROFILE_EVS	256	/* profile 0: UDP source ports */
 #define MRC_DEFAULT_PROFILE_PORT 49152	/* ... from here up */
+/*
+ * ev_min_active of profile 0: with every path dead, one EV stays GOOD and
+ * the QPs' retry rules decide, as they would on a single path.
+ */
+#define MRC_DEFAULT_PROFILE_MIN_ACTIVE 1
 
 struct mrc_path {
 	struct list_head node;		/* in mdev->paths, under mdev->paths_lock */
@@ -29,12 +35,14 @@ struct mrc_path {
 		__be32 v4;
 	} daddr;
 	u32 profile;			/* EV profile id; 0: the device's default */
+	struct mrc_av av;		/* where probes go: the first QP's AV */
 
 	spinlock_t lock;		/* @ps */
 	struct mrc_path_set ps;
 	struct mrc_ev_health *ev;
-	u64 *good;
+	u64 *usable;
 	u16 *sport;			/* EV -> UDP source port */
+	struct timer_list probe_timer;	/* runs while suspect or bad EVs need probes */
 };
 
 struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av);
@@ -53,5 +61,11 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		   bool account, struct mrc_path_pick *pick);
 bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool account);
 void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq);
+bool mrc_path_ev_usable(const struct mrc_path *path, u32 ev);
+
+/* mrc_probe.c uses these: where probe answers come in, how replies go out. */
+void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u32 ev,
+			     u32 probe_id);
+u16 mrc_path_reply_sport(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt);
 
 #endif /* MRC_PATH_H */

@@ -22,7 +22,12 @@ u16 mrc_qp_next_ev(struct mrc_qp *qp)
 struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			      u32 payload_len, void **payload)
 {
-	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	return mrc_pkt_alloc_dev(mrc_qp_dev(qp), hdr, payload_len, payload);
+}
+
+struct sk_buff *mrc_pkt_alloc_dev(struct mrc_dev *mdev, const struct mrc_pkt_hdr *hdr,
+				  u32 payload_len, void **payload)
+{
 	unsigned int hlen = mrc_wire_hdr_len(hdr->opcode);
 	struct sk_buff *skb;
 	int n;

@@ -12,6 +12,7 @@
 #include "core/mrc_wire.h"
 #include "mrc_mr.h"
 
+struct mrc_dev;
 struct mrc_qp;
 
 u16 mrc_qp_next_ev(struct mrc_qp *qp);
@@ -22,6 +23,9 @@ u16 mrc_qp_next_ev(struct mrc_qp *qp);
  */
 struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			      u32 payload_len, void **payload);
+/* The same for a packet of the device's own (a probe), not of a QP. */
+struct sk_buff *mrc_pkt_alloc_dev(struct mrc_dev *mdev, const struct mrc_pkt_hdr *hdr,
+				  u32 payload_len, void **payload);
 int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, u16 ev);
 
 /*

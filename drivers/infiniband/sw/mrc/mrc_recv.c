@@ -11,6 +11,7 @@
 #include "core/mrc_wire.h"
 #include "mrc.h"
 #include "mrc_net.h"
+#include "mrc_probe.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
@@ -46,7 +47,7 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 		goto drop;
 	}
 	if (hdr.opcode == MRC_OP_PROBE || hdr.opcode == MRC_OP_PROBE_REPLY) {
-		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_HEADER);	/* not yet */
+		mrc_probe_recv(mdev, skb, &hdr);	/* the device's, no QP's */
 		goto drop;
 	}
 	/* placement copies from the payload: make it linear once */

@@ -485,9 +485,23 @@ static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
 }
 
 /*
+ * PSN @psn's copy is lost: the EV it took hears of it (a GOOD EV becomes
+ * suspect and is probed), and it goes again on another EV.
+ */
+static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
+
+	mrc_path_lost(qp->path, rec->ev, rec->seq, true, rec->account);
+	mrc_req_resend_psn(qp, psn);
+}
+
+/*
  * Selective retransmission from SACK information: a hole the peer has
  * SACKed MRC_REORDER_PSNS beyond is taken as lost, at most once per RTO/4
- * per PSN, and the loss is counted against the EV its copy took.
+ * per PSN -- or at once when its copy rode an EV that no longer carries
+ * data (suspect, ASSUMED_BAD or denied since): what is in flight on a
+ * failing path goes elsewhere without waiting for its own verdict.
  *
  * The per-EV rules of Documentation/multipath.rst (time and same-EV gap,
  * in the core) are not used yet: on a VM's veth one QP's packets pass
@@ -510,10 +524,10 @@ static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 			break;
 		if (req->txw.sack_next - psn <= MRC_REORDER_PSNS)
 			break;
-		if (time_before(jiffies, rec->sent_at + rto / 4 + 1))
+		if (time_before(jiffies, rec->sent_at + rto / 4 + 1) &&
+		    mrc_path_ev_usable(qp->path, rec->ev))
 			continue;
-		mrc_path_lost(qp->path, rec->ev, rec->seq, true, rec->account);
-		mrc_req_resend_psn(qp, psn);
+		mrc_req_resend_lost(qp, psn);
 		budget--;
 	}
 	return budget;
@@ -616,7 +630,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 	psn = una;
 	while (budget > 0 && mrc_tx_window_next_unacked(&req->txw, psn, &psn)) {
 		if (time_after_eq(jiffies, mrc_req_rec(qp, psn)->sent_at + rto)) {
-			mrc_req_resend_psn(qp, psn);
+			mrc_req_resend_lost(qp, psn);
 			budget--;
 		}
 		psn++;

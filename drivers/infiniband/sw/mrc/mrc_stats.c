@@ -30,6 +30,12 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_DROP_NOMEM].name = "drop_nomem",
 	[MRC_CNT_REMOTE_ACCESS_ERRORS].name = "remote_access_errors",
 	[MRC_CNT_QP_ERRORS].name = "qp_errors",
+	[MRC_CNT_EV_SUSPECTED].name = "ev_suspected",
+	[MRC_CNT_EV_MARKED_BAD].name = "ev_marked_bad",
+	[MRC_CNT_EV_RECOVERED].name = "ev_recovered",
+	[MRC_CNT_PROBES_SENT].name = "probes_sent",
+	[MRC_CNT_PROBES_ANSWERED].name = "probes_answered",
+	[MRC_CNT_PROBE_REPLIES].name = "probe_replies",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);

@@ -5,32 +5,61 @@
  */
 #include "mrc_path_set.h"
 
-#define MRC_EV_HISTORY_MASK	((uint16_t)((1U << MRC_EV_HISTORY) - 1U))
-
-int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_t *good,
+int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_t *usable,
 		      uint32_t nwords, uint32_t nr_ev, uint32_t min_active, uint8_t policy)
 {
 	uint32_t i;
 
-	if (!ps || !ev || !good || !nr_ev || nr_ev > MRC_PROFILE_EV_MAX ||
+	if (!ps || !ev || !usable || !nr_ev || nr_ev > MRC_PROFILE_EV_MAX ||
 	    nwords < MRC_PATH_SET_WORDS(nr_ev) || min_active > nr_ev ||
 	    policy > MRC_SPRAY_WEIGHTED)
 		return -MRC_EINVAL;
 
+	memset(ps, 0, sizeof(*ps));
 	memset(ev, 0, nr_ev * sizeof(*ev));
-	memset(good, 0, nwords * sizeof(*good));
+	memset(usable, 0, nwords * sizeof(*usable));
 	for (i = 0; i < nr_ev; i++) {
 		ev[i].state = MRC_EV_GOOD;
 		ev[i].weight = 1;
-		good[i / 64U] |= 1ULL << (i % 64U);
+		usable[i / 64U] |= 1ULL << (i % 64U);
 	}
 	ps->ev = ev;
-	ps->good = good;
+	ps->usable = usable;
 	ps->nr_ev = nr_ev;
 	ps->nr_good = nr_ev;
+	ps->nr_usable = nr_ev;
 	ps->min_active = min_active;
 	ps->policy = policy;
 	return 0;
+}
+
+/* Keep the usable bitmap and its count in step with @ev's state and flags. */
+static void mrc_ev_update_usable(struct mrc_path_set *ps, uint32_t ev)
+{
+	const struct mrc_ev_health *h = &ps->ev[ev];
+	bool want = h->state == MRC_EV_GOOD && !(h->flags & MRC_EV_F_SUSPECT);
+	uint64_t bit = 1ULL << (ev % 64U);
+	bool have = ps->usable[ev / 64U] & bit;
+
+	if (want == have)
+		return;
+	if (want) {
+		ps->usable[ev / 64U] |= bit;
+		ps->nr_usable++;
+	} else {
+		ps->usable[ev / 64U] &= ~bit;
+		ps->nr_usable--;
+	}
+}
+
+static void mrc_ev_clear_suspect(struct mrc_path_set *ps, uint32_t ev)
+{
+	struct mrc_ev_health *h = &ps->ev[ev];
+
+	h->flags &= (uint8_t)~(MRC_EV_F_SUSPECT | MRC_EV_F_PROBING);
+	h->probes_missed = 0;
+	ps->nr_suspect--;
+	mrc_ev_update_usable(ps, ev);
 }
 
 /* MRC_SPRAY_WEIGHTED: @ev carries @weight (1 ... 255) packets per turn. */
@@ -42,25 +71,20 @@ int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weigh
 	return 0;
 }
 
-static bool mrc_ev_is_good(const struct mrc_path_set *ps, uint32_t ev)
-{
-	return ps->good[ev / 64U] & (1ULL << (ev % 64U));
-}
-
-/* The first GOOD EV at or after @from, wrapping; there is one (nr_good > 0). */
+/* The first usable EV at or after @from, wrapping; there is one (nr_usable > 0). */
 static uint32_t mrc_ev_find_good(const struct mrc_path_set *ps, uint32_t from)
 {
 	uint32_t nwords = MRC_PATH_SET_WORDS(ps->nr_ev);
 	uint32_t w = from / 64U, i;
-	uint64_t bits = ps->good[w] & (~0ULL << (from % 64U));
+	uint64_t bits = ps->usable[w] & (~0ULL << (from % 64U));
 
 	for (i = 0; i <= nwords; i++) {
 		if (bits)
 			return w * 64U + mrc_ctz64(bits);
 		w = w + 1U == nwords ? 0 : w + 1U;
-		bits = ps->good[w];
+		bits = ps->usable[w];
 	}
-	return 0;	/* not reached while nr_good > 0 */
+	return 0;	/* not reached while nr_usable > 0 */
 }
 
 /* A cursor may start anywhere (e.g. at the QPN, so QPs do not walk in step). */
@@ -75,9 +99,9 @@ static uint32_t mrc_ev_wrap(const struct mrc_path_set *ps, uint32_t ev)
  * @avoid is an EV not to take when another will do (the one a lost copy
  * took); pass MRC_PROFILE_EV_MAX for none.
  *
- * Return: 0 with a GOOD EV in *@ev; 1 with an ASSUMED_BAD one when no EV
- * is GOOD (the QP keeps retrying by its RC rules, and such a packet is as
- * good as a probe); -MRC_ENOENT when every EV is denied.
+ * Return: 0 with a usable EV in *@ev; 1 with a suspect or ASSUMED_BAD one
+ * when none is usable (the QP keeps retrying by its RC rules, and such a
+ * packet is as good as a probe); -MRC_ENOENT when every EV is denied.
  */
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev)
@@ -85,16 +109,16 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 	bool weighted = ps->policy == MRC_SPRAY_WEIGHTED;
 	uint32_t e, i;
 
-	if (ps->nr_good) {
-		if (weighted && cur->left && cur->next < ps->nr_ev &&
-		    mrc_ev_is_good(ps, cur->next) && cur->next != avoid) {
+	if (ps->nr_usable) {
+		if (weighted && cur->left && mrc_path_set_usable(ps, cur->next) &&
+		    cur->next != avoid) {
 			*ev = cur->next;
 			if (!--cur->left)
 				cur->next++;
 			return 0;
 		}
 		e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->next));
-		if (e == avoid && ps->nr_good > 1)
+		if (e == avoid && ps->nr_usable > 1)
 			e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, e + 1U));
 		*ev = e;
 		if (weighted && ps->ev[e].weight > 1) {
@@ -107,10 +131,10 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 		return 0;
 	}
 
-	/* nothing GOOD: walk the ASSUMED_BAD ones, still avoiding @avoid if we can */
+	/* nothing usable: walk the others but DENIED, still avoiding @avoid if we can */
 	for (i = 0; i < 2U * ps->nr_ev; i++) {
 		e = (cur->next + i) % ps->nr_ev;
-		if (ps->ev[e].state != MRC_EV_ASSUMED_BAD)
+		if (ps->ev[e].state == MRC_EV_DENIED)
 			continue;
 		if (e == avoid && i < ps->nr_ev)
 			continue;
@@ -139,7 +163,9 @@ void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq)
 	if ((int32_t)(seq + 1U - h->acked_seq) > 0)
 		h->acked_seq = seq + 1U;
 	h->acked++;
-	h->history = (uint16_t)(h->history << 1) & MRC_EV_HISTORY_MASK;
+	/* a later send got through: the path lives, whatever the probe says */
+	if ((h->flags & MRC_EV_F_SUSPECT) && (int32_t)(seq - h->suspect_seq) > 0)
+		mrc_ev_clear_suspect(ps, ev);
 }
 
 /*
@@ -154,79 +180,222 @@ bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t 
 	return h->acked_seq && (int32_t)(h->acked_seq - (seq + 1U)) >= (int32_t)MRC_EV_REORDER;
 }
 
+
 static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, uint8_t reason,
 			     uint64_t now_ns, struct mrc_ev_change *change)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
-	uint64_t bit = 1ULL << (ev % 64U);
 
+	if (h->flags & MRC_EV_F_SUSPECT)
+		mrc_ev_clear_suspect(ps, ev);
 	change->ev = ev;
 	change->from = h->state;
 	change->to = to;
 	change->reason = reason;
-	if (h->state == MRC_EV_GOOD) {
-		ps->good[ev / 64U] &= ~bit;
-		ps->nr_good--;
-	}
-	if (to == MRC_EV_GOOD) {
-		ps->good[ev / 64U] |= bit;
-		ps->nr_good++;
-	}
+	ps->nr_good -= h->state == MRC_EV_GOOD;
+	ps->nr_bad -= h->state == MRC_EV_ASSUMED_BAD;
+	ps->nr_good += to == MRC_EV_GOOD;
+	ps->nr_bad += to == MRC_EV_ASSUMED_BAD;
 	h->state = to;
 	h->reason = reason;
 	h->changed_ns = now_ns;
-	h->history = 0;
+	h->flags = 0;
 	h->probes_ok = 0;
-}
-
-/* GOOD -> ASSUMED_BAD, unless that leaves fewer GOOD EVs than ev_min_active. */
-static bool mrc_ev_mark_bad(struct mrc_path_set *ps, uint32_t ev, uint8_t reason,
-			    uint64_t now_ns, struct mrc_ev_change *change)
-{
-	if (ps->ev[ev].state != MRC_EV_GOOD || ps->nr_good <= ps->min_active)
-		return false;
-	mrc_ev_set_state(ps, ev, MRC_EV_ASSUMED_BAD, reason, now_ns, change);
-	return true;
+	h->probes_missed = 0;
+	mrc_ev_update_usable(ps, ev);
 }
 
 /*
- * A transmission on @ev was found lost. Returns true, with *@change filled,
- * when this made the EV ASSUMED_BAD.
+ * Transmission @seq on @ev was found lost. A GOOD EV becomes suspect: it
+ * carries no more data until a probe (or an acknowledgement of something
+ * sent after @seq) says the path lives. Returns true when the EV just became
+ * suspect, so the caller should let mrc_path_set_tick() probe it soon.
  */
-bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
-		       struct mrc_ev_change *change)
+bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 
 	h->losses++;
-	h->history = (uint16_t)((h->history << 1) | 1U) & MRC_EV_HISTORY_MASK;
-	if (mrc_popcount64(h->history) < MRC_EV_BAD_LOSSES)
+	if (h->state != MRC_EV_GOOD || (h->flags & MRC_EV_F_SUSPECT))
 		return false;
-	return mrc_ev_mark_bad(ps, ev, MRC_EV_CAUSE_LOSS, now_ns, change);
+	/* acknowledged after the lost one already: the path delivers */
+	if (h->acked_seq && (int32_t)(h->acked_seq - (seq + 1U)) > 0)
+		return false;
+	h->flags |= MRC_EV_F_SUSPECT;
+	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
+	h->suspect_seq = h->tx_seq - 1U;	/* nothing sent so far proves anything */
+	h->probes_missed = 0;
+	ps->nr_suspect++;
+	mrc_ev_update_usable(ps, ev);
+	return true;
 }
 
-/* The retransmit timer fired with data outstanding on @ev. */
-bool mrc_path_set_timed_out(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
-			    struct mrc_ev_change *change)
+static bool mrc_tick_full(const struct mrc_path_tick *t)
 {
-	return mrc_ev_mark_bad(ps, ev, MRC_EV_CAUSE_TIMEOUT, now_ns, change);
+	return t->nr_probes == t->max_probes || t->nr_changes == t->max_changes;
+}
+
+static void mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
+{
+	t->probes[t->nr_probes].ev = ev;
+	t->probes[t->nr_probes].probe_id = ++ps->probe_seq;
+	t->nr_probes++;
+}
+
+/* Whether a probe sent at @sent_ns is lost (see MRC_EV_PROBE_GRACE_NS). */
+static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t sent_ns, uint64_t now_ns)
+{
+	uint64_t grace = ps->ref_rtt_ns > MRC_EV_PROBE_GRACE_NS ? ps->ref_rtt_ns :
+				MRC_EV_PROBE_GRACE_NS;
+
+	if (now_ns - sent_ns >= MRC_EV_PROBE_TIMEOUT_NS)
+		return true;
+	return ps->ref_answered_ns && ps->ref_sent_ns >= sent_ns &&
+	       now_ns - ps->ref_answered_ns >= grace;
+}
+
+/* One EV's share of a tick; @t has room for one probe and one change. */
+static void mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
+			struct mrc_path_tick *t)
+{
+	struct mrc_ev_health *h = &ps->ev[ev];
+	bool suspect = h->flags & MRC_EV_F_SUSPECT;
+	bool due;
+
+	if (h->state == MRC_EV_DENIED || (h->state == MRC_EV_GOOD && !suspect))
+		return;
+
+	if ((h->flags & MRC_EV_F_PROBING) && mrc_probe_missed(ps, h->probe_ns, now_ns)) {
+		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
+		if (suspect && ++h->probes_missed >= MRC_EV_SUSPECT_PROBES) {
+			if (ps->nr_good > ps->min_active) {
+				mrc_ev_set_state(ps, ev, MRC_EV_ASSUMED_BAD, MRC_EV_CAUSE_LOSS,
+						 now_ns, &t->changes[t->nr_changes++]);
+				return;
+			}
+			/* ev_min_active: it must carry data again, lost or not */
+			mrc_ev_clear_suspect(ps, ev);
+			return;
+		}
+		h->probes_ok = 0;
+	}
+	if (h->flags & MRC_EV_F_PROBING)
+		return;
+
+	/*
+	 * A suspect EV is probed at once and again after each miss; an
+	 * ASSUMED_BAD one every interval, but at once after an answer, so
+	 * MRC_EV_PROBES_GOOD answers take round trips, not intervals.
+	 */
+	due = suspect || h->probes_ok || !h->probes ||
+	      now_ns - h->probe_ns >= MRC_EV_PROBE_INTERVAL_NS;
+	if (!due)
+		return;
+	h->flags |= MRC_EV_F_PROBING;
+	h->probe_ns = now_ns;
+	ps->newest_probe_ns = now_ns;
+	h->probes++;
+	mrc_tick_probe(ps, ev, t);
+	h->probe_id = ps->probe_seq;
 }
 
 /*
- * A probe on @ev was answered (after @rtt_ns) or not. MRC_EV_PROBES_GOOD
- * answers in a row bring an ASSUMED_BAD EV back to GOOD; returns true, with
- * *@change filled, when that happened.
+ * The control probe: one probe on a usable EV whenever a probe of a suspect
+ * or ASSUMED_BAD EV has no answered probe sent at its time or later to be
+ * judged against. One at a time: a control is replaced only when it has
+ * gone unanswered for MRC_EV_PROBE_CONTROL_NS (it may have taken a dead
+ * path not yet suspected), never by the next round, whose answer would
+ * then never count.
  */
-bool mrc_path_set_probed(struct mrc_path_set *ps, uint32_t ev, bool answered, uint32_t rtt_ns,
-			 uint64_t now_ns, struct mrc_ev_change *change)
+static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
+			     struct mrc_path_tick *t)
 {
-	struct mrc_ev_health *h = &ps->ev[ev];
+	uint32_t ev;
 
-	if (!answered) {
-		h->probes_ok = 0;
+	if (t->nr_probes == t->max_probes || !ps->nr_usable)
+		return;
+	if (ps->ref_answered_ns && ps->ref_sent_ns >= ps->newest_probe_ns)
+		return;		/* every probe out has its reference */
+	if (ps->control_id && now_ns - ps->control_ns < MRC_EV_PROBE_CONTROL_NS)
+		return;
+	if (mrc_path_set_pick(ps, &ps->control_cur, MRC_PROFILE_EV_MAX, &ev))
+		return;
+	mrc_tick_probe(ps, ev, t);
+	ps->control_ev = ev;
+	ps->control_id = ps->probe_seq;
+	ps->control_ns = now_ns;
+}
+
+/*
+ * Probe bookkeeping, to run every few milliseconds while
+ * mrc_path_set_needs_tick(): judges the probes out (see
+ * MRC_EV_PROBE_GRACE_NS), marks suspect EVs whose probes went unanswered
+ * ASSUMED_BAD, and lists the probes to send now. Stops early when @t's
+ * arrays are full; the next tick goes on from there.
+ */
+void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *t)
+{
+	uint32_t i, ev;
+
+	t->nr_probes = 0;
+	t->nr_changes = 0;
+	if (t->max_probes < 2 || !t->max_changes)
+		return;
+	t->max_probes--;	/* room for the control probe */
+	for (i = 0; i < ps->nr_ev && mrc_path_set_needs_tick(ps); i++) {
+		ev = (ps->tick_next + i) % ps->nr_ev;
+		if (mrc_tick_full(t)) {
+			ps->tick_next = ev;
+			break;
+		}
+		mrc_ev_tick(ps, ev, now_ns, t);
+	}
+	t->max_probes++;
+	if (mrc_path_set_needs_tick(ps))
+		mrc_tick_control(ps, now_ns, t);
+}
+
+/* An answer to a probe sent at @sent_ns: the newest such is the reference. */
+static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t sent_ns, uint64_t now_ns)
+{
+	if (ps->ref_answered_ns && sent_ns < ps->ref_sent_ns)
+		return;
+	ps->ref_sent_ns = sent_ns;
+	ps->ref_answered_ns = now_ns;
+	ps->ref_rtt_ns = (uint32_t)(now_ns - sent_ns);
+}
+
+/*
+ * The answer to probe @probe_id on @ev arrived. A suspect EV is cleared;
+ * an ASSUMED_BAD one returns to GOOD after MRC_EV_PROBES_GOOD answers in
+ * a row (true, *@change filled). An answer to a probe no longer out (late,
+ * duplicated, forged) counts for nothing.
+ */
+bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t probe_id,
+				 uint64_t now_ns, struct mrc_ev_change *change)
+{
+	struct mrc_ev_health *h;
+
+	if (ev >= ps->nr_ev || !probe_id)
+		return false;
+	h = &ps->ev[ev];
+	if (ps->control_id == probe_id && ps->control_ev == ev) {
+		ps->control_id = 0;
+		h->probes_answered++;
+		h->rtt_ns = (uint32_t)(now_ns - ps->control_ns);
+		mrc_probe_reference(ps, ps->control_ns, now_ns);
 		return false;
 	}
-	h->rtt_ns = rtt_ns;
+	if (!(h->flags & MRC_EV_F_PROBING) || h->probe_id != probe_id)
+		return false;
+	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
+	h->probes_answered++;
+	h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
+	mrc_probe_reference(ps, h->probe_ns, now_ns);
+	if (h->flags & MRC_EV_F_SUSPECT) {
+		mrc_ev_clear_suspect(ps, ev);
+		return false;
+	}
 	if (h->state != MRC_EV_ASSUMED_BAD || ++h->probes_ok < MRC_EV_PROBES_GOOD)
 		return false;
 	mrc_ev_set_state(ps, ev, MRC_EV_GOOD, MRC_EV_CAUSE_PROBE, now_ns, change);
@@ -248,7 +417,7 @@ int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t 
 	if (ev >= ps->nr_ev)
 		return -MRC_EINVAL;
 	state = ps->ev[ev].state;
-	if (deny == (state == MRC_EV_DENIED))
+	if (deny ? state == MRC_EV_DENIED : state != MRC_EV_DENIED)
 		return 0;
 	mrc_ev_set_state(ps, ev, deny ? MRC_EV_DENIED : MRC_EV_GOOD, MRC_EV_CAUSE_CONTROLLER,
 			 now_ns, change);

@@ -9,11 +9,22 @@
  * state (GOOD / ASSUMED_BAD / DENIED), the bookkeeping for loss detection
  * within the EV (packets on one EV follow one path in order, so an
  * acknowledgement of a later transmission on the same EV shows an earlier
- * one lost), a short history of losses that decides ASSUMED_BAD, and the
- * probe successes that decide GOOD again.  ev_min_active is honoured: the
- * set never marks an EV bad if that would leave fewer GOOD EVs.
+ * one lost), and the probes that decide between a lost packet and a dead
+ * path:
  *
- * The caller owns the storage and the locking and supplies the time;
+ *   GOOD --loss--> GOOD+suspect --probe answered / later send acked--> GOOD
+ *                       |
+ *                       +--MRC_EV_SUSPECT_PROBES probes unanswered--> ASSUMED_BAD
+ *   ASSUMED_BAD --MRC_EV_PROBES_GOOD probes answered in a row--> GOOD
+ *   any --controller--> DENIED --controller--> GOOD
+ *
+ * A suspect EV carries no data while its probe is out, so a dead path costs
+ * one loss per EV and a probe timeout, and a merely unlucky one costs a
+ * probe round trip, not an ASSUMED_BAD state and an event.  ev_min_active is
+ * honoured: the set never marks an EV bad if that would leave fewer GOOD.
+ *
+ * The caller owns the storage and the locking, supplies the time, sends the
+ * probes mrc_path_set_tick() asks for and reports the changes it returns;
  * nothing here allocates or sleeps.
  */
 #ifndef MRC_PATH_SET_H
@@ -31,55 +42,94 @@ enum mrc_ev_health_state {
 /* Why an EV changed state, as EV events report it. */
 enum mrc_ev_cause {
 	MRC_EV_CAUSE_NONE,
-	MRC_EV_CAUSE_LOSS,		/* losses on the EV */
+	MRC_EV_CAUSE_LOSS,		/* a loss, then its probes unanswered */
 	MRC_EV_CAUSE_TIMEOUT,		/* a retransmit timeout with data on it */
 	MRC_EV_CAUSE_PROBE,		/* probes answered again */
 	MRC_EV_CAUSE_CONTROLLER,	/* denied or allowed by the controller */
 };
 
-/* How a QP walks the GOOD EVs. */
+/* How a QP walks the usable EVs. */
 enum mrc_spray_policy {
-	MRC_SPRAY_ROUND_ROBIN,	/* each GOOD EV in turn */
-	MRC_SPRAY_WEIGHTED,		/* each GOOD EV for @weight packets in turn */
+	MRC_SPRAY_ROUND_ROBIN,	/* each usable EV in turn */
+	MRC_SPRAY_WEIGHTED,		/* each usable EV for @weight packets in turn */
 };
 
-#define MRC_PROFILE_EV_MAX		4096U	/* EVs in one profile */
+#define MRC_PROFILE_EV_MAX	4096U	/* EVs in one profile */
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
-#define MRC_EV_HISTORY		16U	/* resolved sends remembered per EV */
-#define MRC_EV_BAD_LOSSES	3U	/* lost among them: ASSUMED_BAD */
+#define MRC_EV_SUSPECT_PROBES	2U	/* unanswered probes of a suspect EV: ASSUMED_BAD */
 #define MRC_EV_PROBES_GOOD	3U	/* probes answered in a row: GOOD again */
 
-/* 64-bit words of caller storage the GOOD bitmap of @nr_ev EVs needs. */
+/*
+ * Probe timing (the caller's clock, nanoseconds). A probe is judged missed
+ * relative to the others, not by a clock alone: when a probe sent at the
+ * same time or later (on any EV; a *control* probe on a usable EV goes out
+ * with every round of suspect probes) was answered, and a grace of its RTT
+ * (at least MRC_EV_PROBE_GRACE_NS) has passed without this one's answer.
+ * A host that stalls delays every answer alike and condemns nothing.
+ * MRC_EV_PROBE_TIMEOUT_NS is the last resort, when nothing is answered.
+ */
+#define MRC_EV_PROBE_GRACE_NS		2000000ULL
+#define MRC_EV_PROBE_TIMEOUT_NS		1000000000ULL
+#define MRC_EV_PROBE_CONTROL_NS		50000000ULL	/* a control probe unanswered: another */
+#define MRC_EV_PROBE_INTERVAL_NS	100000000ULL	/* between probes of an ASSUMED_BAD EV */
+
+/* 64-bit words of caller storage the usable bitmap of @nr_ev EVs needs. */
 #define MRC_PATH_SET_WORDS(nr_ev)	(((nr_ev) + 63U) / 64U)
+
+/* mrc_ev_health.flags */
+#define MRC_EV_F_SUSPECT	0x1U	/* GOOD, but a loss waits for its probe's verdict */
+#define MRC_EV_F_PROBING	0x2U	/* a probe is out: @probe_id, sent at @probe_ns */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
-	uint16_t history;	/* bit i: the i-th latest resolved send was lost */
+	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
+	uint32_t probe_id;	/* PROBING: the probe out */
+	uint64_t probe_ns;	/* when the last probe went out */
 	uint8_t state;		/* enum mrc_ev_health_state */
 	uint8_t reason;		/* enum mrc_ev_cause of the last change */
-	uint8_t probes_ok;	/* while ASSUMED_BAD: probes answered in a row */
+	uint8_t flags;		/* MRC_EV_F_* */
+	uint8_t probes_ok;	/* ASSUMED_BAD: probes answered in a row */
+	uint8_t probes_missed;	/* SUSPECT: probes unanswered */
 	uint8_t weight;		/* MRC_SPRAY_WEIGHTED: 1 ... 255 */
 	uint32_t rtt_ns;	/* the last probe's round trip */
 	uint64_t changed_ns;	/* when the state last changed */
 	uint64_t packets;	/* transmissions, retransmissions included */
 	uint64_t acked;		/* transmissions acknowledged */
 	uint64_t losses;	/* transmissions found lost */
-};
-
-struct mrc_path_set {
-	struct mrc_ev_health *ev;	/* caller storage, @nr_ev entries */
-	uint64_t *good;			/* caller storage: bit i set = EV i GOOD */
-	uint32_t nr_ev;
-	uint32_t nr_good;
-	uint32_t min_active;		/* ev_min_active */
-	uint8_t policy;			/* enum mrc_spray_policy */
+	uint64_t probes;	/* probes sent */
+	uint64_t probes_answered;
 };
 
 /* A QP's place in the walk over its path set. */
 struct mrc_ev_cursor {
 	uint32_t next;		/* the EV to consider first */
 	uint32_t left;		/* MRC_SPRAY_WEIGHTED: packets left on @next */
+};
+
+struct mrc_path_set {
+	struct mrc_ev_health *ev;	/* caller storage, @nr_ev entries */
+	uint64_t *usable;		/* caller storage: bit i set = EV i GOOD, not suspect */
+	uint32_t nr_ev;
+	uint32_t nr_good;		/* EVs in state GOOD, suspect or not */
+	uint32_t nr_usable;		/* bits set in @usable */
+	uint32_t nr_suspect;
+	uint32_t nr_bad;		/* ASSUMED_BAD */
+	uint32_t min_active;		/* ev_min_active */
+	uint32_t probe_seq;		/* the last probe id given out */
+	uint32_t tick_next;		/* where the next tick starts (fairness) */
+	uint8_t policy;			/* enum mrc_spray_policy */
+
+	/* the reference for judging probes: the answered probe sent last */
+	uint64_t ref_sent_ns;
+	uint64_t ref_answered_ns;
+	uint32_t ref_rtt_ns;
+	uint64_t newest_probe_ns;	/* the last probe of a suspect or ASSUMED_BAD EV */
+	/* the control probe out, on a usable EV; control_id 0: none */
+	uint32_t control_ev;
+	uint32_t control_id;
+	uint64_t control_ns;
+	struct mrc_ev_cursor control_cur;
 };
 
 /* One EV state change, for the caller to report as an EV event. */
@@ -90,7 +140,23 @@ struct mrc_ev_change {
 	uint8_t reason;
 };
 
-int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_t *good,
+/* A probe the caller is to send now: on EV @ev, carrying @probe_id. */
+struct mrc_ev_probe {
+	uint32_t ev;
+	uint32_t probe_id;
+};
+
+/* What one mrc_path_set_tick() asks for. */
+struct mrc_path_tick {
+	struct mrc_ev_probe *probes;	/* caller storage */
+	uint32_t max_probes;
+	uint32_t nr_probes;		/* out */
+	struct mrc_ev_change *changes;	/* caller storage */
+	uint32_t max_changes;
+	uint32_t nr_changes;		/* out */
+};
+
+int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_t *usable,
 		      uint32_t nwords, uint32_t nr_ev, uint32_t min_active, uint8_t policy);
 
 int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weight);
@@ -100,14 +166,24 @@ uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 
-bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
-		       struct mrc_ev_change *change);
-bool mrc_path_set_timed_out(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
-			    struct mrc_ev_change *change);
-bool mrc_path_set_probed(struct mrc_path_set *ps, uint32_t ev, bool answered, uint32_t rtt_ns,
-			 uint64_t now_ns, struct mrc_ev_change *change);
+bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
+void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
+bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t probe_id,
+				 uint64_t now_ns, struct mrc_ev_change *change);
 int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t now_ns,
 		      struct mrc_ev_change *change);
+
+/* Whether the set has EVs whose probes mrc_path_set_tick() looks after. */
+static inline bool mrc_path_set_needs_tick(const struct mrc_path_set *ps)
+{
+	return ps->nr_suspect || ps->nr_bad;
+}
+
+/* Whether @ev carries data now (GOOD and not suspect). */
+static inline bool mrc_path_set_usable(const struct mrc_path_set *ps, uint32_t ev)
+{
+	return ev < ps->nr_ev && (ps->usable[ev / 64U] & (1ULL << (ev % 64U)));
+}
 
 /*
  * The time rule of loss detection: a PSN still unacknowledged that was sent

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_probe.c - path probes on the wire (Documentation/protocol.rst, PROBE).
+ *
+ * A probe names the EV it was sent on by its index in the prober's profile
+ * and carries the prober's clock; the peer's device echoes both in a
+ * PROBE_REPLY. The reply goes back over paths the prober knows nothing
+ * about, so a lost reply would count against a forward path that works:
+ * the answer is sent on MRC_PROBE_REPLY_COPIES different EVs, and the
+ * prober takes the first copy (later ones find no probe out).
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+
+#include "mrc.h"
+#include "mrc_av.h"
+#include "mrc_net.h"
+#include "mrc_path.h"
+#include "mrc_pkt.h"
+#include "mrc_probe.h"
+#include "mrc_stats.h"
+
+#define MRC_PROBE_REPLY_COPIES	3
+/* EV index distance between the copies: lands them on different paths of a hash */
+#define MRC_PROBE_REPLY_SPREAD	85
+
+static void mrc_probe_xmit(struct mrc_dev *mdev, const struct mrc_av *av,
+			   const struct mrc_pkt_hdr *hdr, u16 sport)
+{
+	struct sk_buff *skb;
+	void *payload;
+
+	skb = mrc_pkt_alloc_dev(mdev, hdr, 0, &payload);
+	if (skb)
+		mrc_net_xmit(mdev, av, sport, NULL, skb);
+}
+
+void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 probe_id,
+		    u16 sport)
+{
+	struct mrc_pkt_hdr hdr = {
+		.opcode = MRC_OP_PROBE,
+		.probe = {
+			.probe_id = probe_id,
+			.ev = ev,
+			.timestamp = ktime_get_ns(),
+		},
+	};
+
+	mrc_probe_xmit(mdev, av, &hdr, sport);
+	mrc_stats_inc(mdev, MRC_CNT_PROBES_SENT);
+}
+
+/* The sender of @skb as an AV: our address and theirs, swapped. */
+static void mrc_probe_peer(const struct sk_buff *skb, struct mrc_av *peer)
+{
+	memset(peer, 0, sizeof(*peer));
+	peer->hop_limit = 64;
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		peer->family = AF_INET6;
+		peer->saddr.v6 = ipv6_hdr(skb)->daddr;
+		peer->daddr.v6 = ipv6_hdr(skb)->saddr;
+	} else {
+		peer->family = AF_INET;
+		peer->saddr.v4 = ip_hdr(skb)->daddr;
+		peer->daddr.v4 = ip_hdr(skb)->saddr;
+	}
+}
+
+static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
+			     const struct mrc_pkt_hdr *probe, u64 arrived_ns)
+{
+	struct mrc_pkt_hdr hdr = {
+		.opcode = MRC_OP_PROBE_REPLY,
+		.probe = probe->probe,
+	};
+	int i;
+
+	for (i = 0; i < MRC_PROBE_REPLY_COPIES; i++) {
+		u16 sport = mrc_path_reply_sport(mdev, peer, probe->probe.probe_id +
+						 i * MRC_PROBE_REPLY_SPREAD);
+
+		hdr.probe.reply_ev = sport;
+		hdr.probe.service_time = (u32)min_t(u64, ktime_get_ns() - arrived_ns, U32_MAX);
+		mrc_probe_xmit(mdev, peer, &hdr, sport);
+	}
+	mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
+}
+
+void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr)
+{
+	u64 now = ktime_get_ns();
+	struct mrc_av peer;
+
+	mrc_probe_peer(skb, &peer);
+	if (hdr->opcode == MRC_OP_PROBE)
+		mrc_probe_answer(mdev, &peer, hdr, now);
+	else
+		mrc_path_probe_answered(mdev, &peer, hdr->probe.ev, hdr->probe.probe_id);
+}
