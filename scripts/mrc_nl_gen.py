@@ -280,6 +280,8 @@ def policy_array(fam, set_name, attrs, name, top):
     """The nla_policy array of @attrs; @top sizes it (the set's max or the op's last attr)."""
     ranges, lines = [], []
     for a in attrs:
+        if a["type"] == "pad":  # only ever in replies: a request carrying one is refused
+            continue
         entry, extra = policy_entry(fam, set_name, a)
         ranges += extra
         lines.append(f"\t[{fam.attr_c(set_name, a['name'])}] = {entry},")
@@ -320,15 +322,15 @@ def render_gen_h(fam):
             out.append(f"int {fam.handler(o['name'], 'dump')}(struct sk_buff *skb, "
                        "struct netlink_callback *cb);")
     out += ["", f"enum {{", *[f"\t{fam.up}_NLGRP_{c_upper(g)}," for g in fam.groups], "};", "",
-            f"extern const struct genl_ops {fam.low}_nl_ops[{len(fam.handled_ops())}];",
-            f"extern const struct genl_multicast_group {fam.low}_nl_mcgrps[{len(fam.groups)}];",
+            f"extern struct genl_family {fam.low}_nl_family;",
             "", f"#endif /* {guard} */"]
     return "\n".join(out) + "\n"
 
 
 def render_gen_c(fam):
     out = ["// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause",
-           BANNER.format(spec=fam.spec_path), "", f'#include "{fam.low}_nl_gen.h"', ""]
+           BANNER.format(spec=fam.spec_path), "", "#include <linux/module.h>", "",
+           f'#include "{fam.low}_nl_gen.h"', ""]
     ranges, arrays = [], []
     for s in fam.nested_sets():
         r, a = policy_array(fam, s, fam.attrs(s), fam.set_policy(s), fam.attr_max(s))
@@ -347,7 +349,7 @@ def render_gen_c(fam):
         out += [r, ""]
     out += arrays
 
-    out.append(f"const struct genl_ops {fam.low}_nl_ops[{len(fam.handled_ops())}] = {{")
+    out.append(f"static const struct genl_ops {fam.low}_nl_ops[] = {{")
     for o in fam.handled_ops():
         out.append("\t{")
         out.append(f"\t\t.cmd\t\t= {fam.cmd_c(o['name'])},")
@@ -360,18 +362,34 @@ def render_gen_c(fam):
             out.append(f"\t\t.policy\t\t= {fam.op_policy(o['name'])},")
             out.append(f"\t\t.maxattr\t= {fam.attr_c(o['attribute-set'], req[-1]['name'])},")
         else:
-            # No request attributes: an empty policy refuses every one.
-            out.append(f"\t\t.maxattr\t= 0,")
+            # resv_start_op covers every command, so the core gives an
+            # operation without a policy one that refuses every attribute.
+            pass
         flags = op_flags(o)
         if flags:
             out.append(f"\t\t.flags\t\t= {flags},")
         out.append("\t},")
     out += ["};", ""]
-    out.append(f"const struct genl_multicast_group {fam.low}_nl_mcgrps"
-               f"[{len(fam.groups)}] = {{")
+    out.append(f"static const struct genl_multicast_group {fam.low}_nl_mcgrps[] = {{")
     for g in fam.groups:
         out.append(f'\t[{fam.up}_NLGRP_{c_upper(g)}] = {{ "{g}", }},')
-    out.append("};")
+    out += ["};", ""]
+    # A new family validates the genetlink header and refuses unknown
+    # attributes for every command (resv_start_op past the last one);
+    # handlers take their own locks (parallel_ops), as ynl-gen-c's families.
+    last = fam.cmd_c(fam.ops[-1]["name"])
+    out += [f"struct genl_family {fam.low}_nl_family = {{",
+            f"\t.name\t\t= {fam.up}_FAMILY_NAME,",
+            f"\t.version\t= {fam.up}_FAMILY_VERSION,",
+            "\t.netnsok\t= true,",
+            "\t.parallel_ops\t= true,",
+            "\t.module\t\t= THIS_MODULE,",
+            f"\t.ops\t\t= {fam.low}_nl_ops,",
+            f"\t.n_ops\t\t= ARRAY_SIZE({fam.low}_nl_ops),",
+            f"\t.resv_start_op\t= {last} + 1,",
+            f"\t.mcgrps\t\t= {fam.low}_nl_mcgrps,",
+            f"\t.n_mcgrps\t= ARRAY_SIZE({fam.low}_nl_mcgrps),",
+            "};"]
     return "\n".join(out) + "\n"
 
 
