@@ -303,10 +303,11 @@ public:
                     const std::size_t skip = h.nlmsg_type == NLMSG_ERROR
                                                      ? NLMSG_HDRLEN + sizeof(nlmsgerr)
                                                      : NLMSG_HDRLEN + sizeof(int);
-                    if (h.nlmsg_len > skip)
+                    if (h.nlmsg_len > skip) {
                         for (const Attr &a : attrs(p + skip, h.nlmsg_len - skip))
                             if (a.type == NLMSGERR_ATTR_MSG)
                                 why = a.str();
+                    }
                     return err;
                 }
                 if (h.nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN) {
