@@ -114,7 +114,36 @@ spine_blackhole_and_back() {
 	spine_failure_under_stress "blackhole" blackhole_on blackhole_off
 }
 
+# Every spine loses its link to leaf A: no path is left. The QPs follow RC's rules -- retry
+# with back-off, then fail with an error completion -- within their timeout; nothing hangs,
+# and the devices and the module go away cleanly afterwards (cleanup, rmmod).
+all_paths_dead() {
+	local gid_a gid_b client t0 rc=0 elapsed out=/tmp/multipath-dead.out i
+	clos_fabric $SPINES
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	server_a $STRESS_PORT timeout 100 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT
+	nb timeout 100 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT --seconds 60 --qps 2 \
+		--retry-cnt 3 --timeout 20 $A4 >$out 2>&1 &
+	client=$!
+	sleep 5
+	t0=$(now_ms)
+	for i in $(seq 1 $SPINES); do clos_spine_a_link $i down; done
+	wait $client || rc=$?
+	elapsed=$(( $(now_ms) - t0 ))
+	cat $out
+	echo "all paths dead: the client ended (exit $rc) after ${elapsed} ms;" \
+		"B: qp_errors $(counter mrcstb qp_errors) timeouts $(counter mrcstb timeouts)" \
+		"ev_marked_bad $(counter mrcstb ev_marked_bad)"
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "the client should fail with an error, not exit $rc"
+	[ $elapsed -lt 30000 ] || fail "it took ${elapsed} ms to fail"
+	counter_ge mrcstb qp_errors 1 || fail "no QP error on B"
+	kill $SERVER_PID 2>/dev/null || true
+	wait $SERVER_PID || true
+}
+
 ktap_run \
 	one_qp_uses_every_spine \
 	spine_link_down_and_back \
-	spine_blackhole_and_back
+	spine_blackhole_and_back \
+	all_paths_dead
