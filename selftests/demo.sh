@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # What mrc does today, shown in the VM: two hosts in two network namespaces,
 # an mrc RDMA device on each, standard verbs tools moving data between them
-# reliably over a wire that loses, reorders and duplicates packets.
+# reliably over a wire that loses, reorders and duplicates packets; then one
+# QP sprayed over a leaf-spine fabric while a spine link dies and comes back.
 #
 #   netns msta [ mrcsta ] msta0 10.11.0.1 <-- veth (netem) --> mstb0 10.11.0.2 [ mrcstb ] netns mstb
 set -e
@@ -59,6 +60,46 @@ say "every RC operation both ways, every byte checked (mrc_stress), still over t
 server_a 18520 "${QUIET[@]}" mrc_stress -d mrcsta -g "$gid_a" -p 18520
 nb mrc_stress -d mrcstb -g "$gid_b" -p 18520 --seconds 10 --qps 2 $A4 | tail -n 1
 wait $SERVER_PID
+
+say "multipath: one QP sprayed over the 4 spines of a leaf-spine fabric; spine 2 loses its link"
+say "to leaf A at 8 s and gets it back at 16 s (lib_clos.sh draws the fabric)"
+cleanup_world
+(
+	source "$(dirname "$0")/lib_clos.sh"
+	clos_fabric 4
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	server_a 18515 "${QUIET[@]}" timeout 26 ib_write_bw -d mrcsta -x "$gid_a" \
+		--use_old_post_send -F -s 65536 -D 1 --run_infinitely
+	nb timeout 24 ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 \
+		-D 1 --run_infinitely $A4 >/dev/null 2>&1 &
+	client=$!
+	declare -a last
+	for i in 1 2 3 4; do last[i]=$(clos_spine_bytes_from_b $i); done
+	echo "  second   MB from B through spine 1 .. 4, total   B's EVs marked bad, recovered"
+	for t in $(seq 1 22); do
+		sleep 1
+		[ $t -ne 8 ] || clos_spine_a_link 2 down
+		[ $t -ne 16 ] || clos_spine_a_link 2 up
+		line=$(printf '  %4d    ' $t)
+		total=0
+		for i in 1 2 3 4; do
+			now=$(clos_spine_bytes_from_b $i)
+			d=$((now - last[i]))
+			last[i]=$now
+			total=$((total + d))
+			line+=$(printf '%7.2f' "$(echo "$d" | awk '{ print $1 / 1e6 }')")
+		done
+		line+=$(printf '  %7.2f' "$(echo "$total" | awk '{ print $1 / 1e6 }')")
+		line+=$(printf '   %6s  %6s' "$(counter mrcstb ev_marked_bad)" \
+			"$(counter mrcstb ev_recovered)")
+		echo "$line"
+	done
+	wait $client || true
+	wait $SERVER_PID || true
+	counters mrcstb
+	echo "  probes: sent $(counter mrcstb probes_sent), answered by A $(counter mrcsta probes_answered)"
+)
 
 say "tear down"
 cleanup_world

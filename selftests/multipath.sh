@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Multipath over a leaf-spine fabric whose leaves hash the UDP ports (ECMP): one QP's packets,
-# sprayed over the device's EVs (UDP source ports), cross every spine.
+# sprayed over the device's EVs (UDP source ports), cross every spine; a spine whose link
+# dies or that silently drops everything is bypassed and, repaired, used again.
 #
 #   [ host A ] -- [ leaf A ] == 4 spines == [ leaf B ] -- [ host B ]    (lib_clos.sh)
 
@@ -47,11 +48,13 @@ one_qp_uses_every_spine() {
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; } # busybox date has no %N
 counter_ge() { [ "$(counter "$1" "$2")" -ge "$3" ]; } # DEV NAME N
 
-# Host B's EVs through a spine that lost its link to leaf A are dead paths: host B marks
-# them ASSUMED_BAD and moves their traffic to the other spines, with every byte of a
-# running mrc_stress verified and no QP error; once the link is back, probes return the
-# EVs to GOOD and traffic crosses that spine again. A healthy fabric marks nothing.
-spine_link_down_and_back() {
+# A failure of spine 2 under a running mrc_stress: BREAK and REPAIR are commands. Host B's
+# EVs through the broken spine are dead paths: host B marks them ASSUMED_BAD and moves their
+# traffic to the other spines, with every byte verified and no QP error; once repaired,
+# probes return the EVs to GOOD and traffic crosses that spine again. A healthy fabric
+# marks nothing first.
+spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
+	local what=$1 break=$2 repair=$3
 	local pid marked t0 t_mark t_back bytes0 bytes1 ref0 ref1 out=/tmp/multipath-stress.out
 	clos_fabric $SPINES
 	stress --seconds 6 --qps 2 --seed 11
@@ -63,12 +66,12 @@ spine_link_down_and_back() {
 	pid=$!
 	sleep 6
 	t0=$(now_ms)
-	clos_spine_a_link 2 down
+	$break
 	wait_until 10 counter_ge mrcstb ev_marked_bad 1
 	t_mark=$(( $(now_ms) - t0 ))
 	sleep 4
 	marked=$(counter mrcstb ev_marked_bad)
-	echo "after the link went down: B marked $marked, A marked $(counter mrcsta ev_marked_bad)"
+	echo "$what: B marked $marked EVs, A $(counter mrcsta ev_marked_bad)"
 	# a quarter of B's 256 EVs hash onto spine 2 (the leaf's hash is a random draw)
 	[ "$marked" -ge 24 ] && [ "$marked" -le 128 ] || fail "$marked EVs marked bad"
 	bytes0=$(clos_spine_bytes_from_b 2)
@@ -76,29 +79,71 @@ spine_link_down_and_back() {
 	sleep 3
 	bytes1=$(clos_spine_bytes_from_b 2)
 	ref1=$(clos_spine_bytes_from_b 1)
-	echo "link down: first EV marked after ${t_mark} ms, $marked EVs marked; in 3 s spine 2" \
-		"carried $((bytes1 - bytes0)) bytes from B (probes and answers), spine 1 $((ref1 - ref0))"
-	[ $(((bytes1 - bytes0) * 10)) -lt $((ref1 - ref0)) ] || fail "data still crosses the dead spine"
+	echo "$what: first EV marked after ${t_mark} ms; in 3 s spine 2 carried" \
+		"$((bytes1 - bytes0)) bytes from B (probes and answers), spine 1 $((ref1 - ref0))"
+	[ $(((bytes1 - bytes0) * 10)) -lt $((ref1 - ref0)) ] || fail "data still crosses spine 2"
 
 	t0=$(now_ms)
-	clos_spine_a_link 2 up
+	$repair
 	wait_until 10 counter_ge mrcstb ev_recovered "$marked"
 	t_back=$(( $(now_ms) - t0 ))
 	bytes0=$(clos_spine_bytes_from_b 2)
 	sleep 3
 	bytes1=$(clos_spine_bytes_from_b 2)
-	echo "link up: every EV GOOD again after ${t_back} ms;" \
+	echo "$what repaired: every EV GOOD again after ${t_back} ms;" \
 		"spine 2 carried $((bytes1 - bytes0)) bytes from B in 3 s"
 	[ $((bytes1 - bytes0)) -ge 1000000 ] || fail "spine 2 is not used again"
 
-	wait $pid || { cat $out; fail "mrc_stress failed across the link failure"; }
+	wait $pid || { cat $out; fail "mrc_stress failed across the failure"; }
 	cat $out
 	STRESS_OUT=$(cat $out)
 	stress_passed
 	no_qp_errors
-	[ "$(counter mrcstb ev_marked_bad)" -eq "$marked" ] || fail "more EVs marked after the failure"
+	[ "$(counter mrcstb ev_marked_bad)" -eq "$marked" ] || fail "more EVs marked after the repair"
+}
+
+# Spine 2 loses its link to leaf A (ip link set down at both ends).
+spine_link_down_and_back() {
+	spine_failure_under_stress "link down" "clos_spine_a_link 2 down" "clos_spine_a_link 2 up"
+}
+
+# Spine 2 silently drops everything towards leaf A: no link goes down, nothing tells anyone.
+blackhole_on() { ns_ex msts2 tc qdisc add dev msts2-a root netem loss 100%; }
+blackhole_off() { ns_ex msts2 tc qdisc del dev msts2-a root; }
+spine_blackhole_and_back() {
+	spine_failure_under_stress "blackhole" blackhole_on blackhole_off
+}
+
+# Every spine loses its link to leaf A: no path is left. The QPs follow RC's rules -- retry
+# with back-off, then fail with an error completion -- within their timeout; nothing hangs,
+# and the devices and the module go away cleanly afterwards (cleanup, rmmod).
+all_paths_dead() {
+	local gid_a gid_b client t0 rc=0 elapsed out=/tmp/multipath-dead.out i
+	clos_fabric $SPINES
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	server_a $STRESS_PORT timeout 100 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT
+	nb timeout 100 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT --seconds 60 --qps 2 \
+		--retry-cnt 3 --timeout 20 $A4 >$out 2>&1 &
+	client=$!
+	sleep 5
+	t0=$(now_ms)
+	for i in $(seq 1 $SPINES); do clos_spine_a_link $i down; done
+	wait $client || rc=$?
+	elapsed=$(( $(now_ms) - t0 ))
+	cat $out
+	echo "all paths dead: the client ended (exit $rc) after ${elapsed} ms;" \
+		"B: qp_errors $(counter mrcstb qp_errors) timeouts $(counter mrcstb timeouts)" \
+		"ev_marked_bad $(counter mrcstb ev_marked_bad)"
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "the client should fail with an error, not exit $rc"
+	[ $elapsed -lt 30000 ] || fail "it took ${elapsed} ms to fail"
+	counter_ge mrcstb qp_errors 1 || fail "no QP error on B"
+	kill $SERVER_PID 2>/dev/null || true
+	wait $SERVER_PID || true
 }
 
 ktap_run \
 	one_qp_uses_every_spine \
-	spine_link_down_and_back
+	spine_link_down_and_back \
+	spine_blackhole_and_back \
+	all_paths_dead

@@ -85,6 +85,17 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	return path;
 }
 
+/* Under paths_lock: the path set of profile 0 towards @av's daddr. */
+static struct mrc_path *mrc_path_find_locked(struct mrc_dev *mdev, const struct mrc_av *av)
+{
+	struct mrc_path *path;
+
+	list_for_each_entry(path, &mdev->paths, node)
+		if (mrc_path_matches(path, av, 0))
+			return path;
+	return NULL;
+}
+
 /* The path set towards @av's destination, shared or new; NULL if out of memory. */
 struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av)
 {
@@ -92,14 +103,13 @@ struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av)
 
 	for (;;) {
 		spin_lock_bh(&mdev->paths_lock);
-		list_for_each_entry(path, &mdev->paths, node) {
-			if (mrc_path_matches(path, av, 0)) {
-				refcount_inc(&path->refs);
-				spin_unlock_bh(&mdev->paths_lock);
-				if (fresh)
-					mrc_path_free(fresh);
-				return path;
-			}
+		path = mrc_path_find_locked(mdev, av);
+		if (path) {
+			refcount_inc(&path->refs);
+			spin_unlock_bh(&mdev->paths_lock);
+			if (fresh)
+				mrc_path_free(fresh);
+			return path;
 		}
 		if (fresh) {
 			list_add(&fresh->node, &mdev->paths);
@@ -185,17 +195,6 @@ static void mrc_path_probe_timer(struct timer_list *t)
 		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, sports[i]);
 	for (i = 0; i < tick.nr_changes; i++)
 		mrc_path_report(path, &changes[i]);
-}
-
-/* Under paths_lock: the path set of profile 0 towards @peer's daddr. */
-static struct mrc_path *mrc_path_find_locked(struct mrc_dev *mdev, const struct mrc_av *peer)
-{
-	struct mrc_path *path;
-
-	list_for_each_entry(path, &mdev->paths, node)
-		if (mrc_path_matches(path, peer, 0))
-			return path;
-	return NULL;
 }
 
 /* The answer to probe @probe_id on @ev came from @peer (its daddr). */
