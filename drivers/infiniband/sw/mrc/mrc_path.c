@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "mrc_netlink.h"
 #include "mrc_path.h"
 #include "mrc_probe.h"
 #include "mrc_stats.h"
@@ -158,6 +159,7 @@ static void mrc_path_report(struct mrc_path *path, const struct mrc_ev_change *c
 		  change->ev, path->sport[change->ev],
 		  path->family == AF_INET6 ? (void *)&path->daddr.v6 : (void *)&path->daddr.v4,
 		  change->from, change->to, change->reason);
+	mrc_nl_notify_ev(path, change, ktime_get_ns());
 }
 
 /* Under path->lock: make sure the probe timer runs soon. */
