@@ -575,10 +575,17 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* qp-stats-get */
 
+/* One QP's counters, copied under the QP table's lock. */
+struct mrc_nl_qp_snap {
+	u32 qpn;
+	u64 packets;
+	u64 retransmits;
+	u64 timeouts;
+};
+
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
-				struct mrc_dev *mdev, struct mrc_qp *qp)
+				struct mrc_dev *mdev, const struct mrc_nl_qp_snap *s)
 {
-	const struct mrc_req *req = &qp->req;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &mrc_nl_family,
@@ -590,14 +597,12 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	 * ours to read without the QP's modify_lock.
 	 */
 	if (nla_put_u32(skb, MRC_A_QP_STATS_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_QPN, qp->ibqp.qp_num) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_QPN, s->qpn) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_PROFILE_ID, 0) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, READ_ONCE(req->tx_packets),
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, s->packets, MRC_A_QP_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, s->retransmits,
 			      MRC_A_QP_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, READ_ONCE(req->tx_retransmits),
-			      MRC_A_QP_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, READ_ONCE(req->tx_timeouts),
-			      MRC_A_QP_STATS_PAD)) {
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, s->timeouts, MRC_A_QP_STATS_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -605,25 +610,34 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	return 0;
 }
 
-/* The QPs of @mdev from number @*qpn on; @*qpn: the first not sent. */
+/*
+ * The QPs of @mdev from number @*qpn on; @*qpn: the first not sent. Read
+ * under the xarray's lock: destroy erases a QP from it (under that lock)
+ * before the QP is freed, so one found there is alive while we hold it.
+ */
 static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct mrc_dev *mdev, unsigned long *qpn)
 {
+	struct mrc_nl_qp_snap s;
 	struct mrc_qp *qp;
 	int err;
 
-	for (; *qpn <= U32_MAX; (*qpn)++) {
-		if (!xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT))
-			return 0;
-		qp = mrc_qp_get(mdev, *qpn);	/* NULL: being destroyed */
+	for (;; (*qpn)++) {
+		xa_lock(&mdev->qp_xa);
+		qp = xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT);
+		if (qp) {
+			s.qpn = qp->ibqp.qp_num;
+			s.packets = READ_ONCE(qp->req.tx_packets);
+			s.retransmits = READ_ONCE(qp->req.tx_retransmits);
+			s.timeouts = READ_ONCE(qp->req.tx_timeouts);
+		}
+		xa_unlock(&mdev->qp_xa);
 		if (!qp)
-			continue;
-		err = mrc_nl_qp_stats_fill(skb, cb, mdev, qp);
-		mrc_qp_put(qp);
+			return 0;
+		err = mrc_nl_qp_stats_fill(skb, cb, mdev, &s);
 		if (err)
 			return err;
 	}
-	return 0;
 }
 
 int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
