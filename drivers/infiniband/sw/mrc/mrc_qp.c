@@ -228,6 +228,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_xa:
 	xa_erase(&mdev->qp_xa, qpn);
+	synchronize_rcu();	/* as in mrc_destroy_qp */
 err_resp:
 	mrc_resp_free(qp);
 err_req:
@@ -488,6 +489,12 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&mdev->qp_xa, ibqp->qp_num);
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->released);	/* no receive path inside */
+	/*
+	 * ... nor one that found the QP in the xarray just before the erase
+	 * and has yet to try its reference: ib_core frees the QP when we
+	 * return, and mrc_qp_get() reads the refcount under RCU only.
+	 */
+	synchronize_rcu();
 	mrc_req_stop(qp);
 	mrc_resp_stop(qp);
 	mrc_req_free(qp);
