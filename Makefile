@@ -8,7 +8,7 @@
 #   make demo       setup + module + boot the VM and show mrc at work (the demo command)
 #   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
 #   make userspace  build the rdma-core provider libmrc-rdmav34.so (and the test tools)
-#   make lint       clang-format + clang-tidy on the userspace C++
+#   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
 #   make install    install mrc.ko and the verbs provider on this host
@@ -64,11 +64,14 @@ userspace:
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo
 	ninja -C $(USERSPACE_BUILD) userspace
 
-# userspace C++ honours the repo's .clang-format and .clang-tidy
+# userspace C++ honours the repo's .clang-format and .clang-tidy; the files
+# generated from the netlink spec must be what the spec generates now
 lint: unit
 	ninja -C $(BUILD)/unit format-check tidy
 	/usr/bin/python3 $(TOP)/scripts/mrc_nl_spec.py check $(TOP)/Documentation/netlink/specs/mrc.yaml
 	/usr/bin/python3 $(TOP)/tests/spec/test_mrc_nl_spec.py
+	/usr/bin/python3 $(TOP)/scripts/mrc_nl_gen.py check
+	/usr/bin/python3 $(TOP)/tests/spec/test_mrc_nl_gen.py
 
 vm-test: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests \

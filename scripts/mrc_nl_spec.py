@@ -15,7 +15,7 @@ import sys
 import yaml
 
 SCALARS = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "flag", "string", "binary",
-           "nest"}
+           "nest", "pad"}
 CHECKS = {"u8": {"min", "max"}, "u16": {"min", "max"}, "u32": {"min", "max"},
           "u64": {"min", "max"}, "string": {"max-len"}, "binary": {"max-len", "exact-len"}}
 UNSIGNED_MAX = {"u8": 0xff, "u16": 0xffff, "u32": 0xffffffff, "u64": 0xffffffffffffffff}

@@ -57,6 +57,8 @@ static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
 int mrc_dev_add(const char *ibdev_name, struct net_device *ndev);
 struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev);
 struct mrc_dev *mrc_dev_lookup_rcu(const struct net_device *ndev);
+struct mrc_dev *mrc_dev_get_next(const struct net *net, u32 index);
+struct mrc_dev *mrc_dev_get_by_index(const struct net *net, u32 index);
 void mrc_dev_for_each(void (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
 void mrc_dev_put(struct mrc_dev *mdev);
 void mrc_dev_remove_all(void);

@@ -113,6 +113,46 @@ void mrc_dev_for_each(void (*fn)(struct mrc_dev *mdev, void *arg), void *arg)
 	spin_unlock(&mrc_devs_lock);
 }
 
+/*
+ * The registered device of @net with the lowest ib_dev.index at or above
+ * @index, with a registration reference (mrc_dev_put), or NULL. Netlink
+ * dumps resume from an index rather than hold a device between their
+ * calls, so a device removed meanwhile is simply not found again.
+ */
+struct mrc_dev *mrc_dev_get_next(const struct net *net, u32 index)
+{
+	struct mrc_dev *mdev, *found = NULL;
+
+	spin_lock(&mrc_devs_lock);
+	list_for_each_entry(mdev, &mrc_devs, list) {
+		/* ib_dev.index is only valid once registered, as try_get says */
+		if (READ_ONCE(mdev->net) != net || !ib_device_try_get(&mdev->ib_dev))
+			continue;
+		if (mdev->ib_dev.index >= index &&
+		    (!found || mdev->ib_dev.index < found->ib_dev.index)) {
+			if (found)
+				ib_device_put(&found->ib_dev);
+			found = mdev;
+		} else {
+			ib_device_put(&mdev->ib_dev);
+		}
+	}
+	spin_unlock(&mrc_devs_lock);
+	return found;
+}
+
+/* The registered device of @net numbered @index, with a reference, or NULL. */
+struct mrc_dev *mrc_dev_get_by_index(const struct net *net, u32 index)
+{
+	struct mrc_dev *mdev = mrc_dev_get_next(net, index);
+
+	if (mdev && mdev->ib_dev.index != index) {
+		mrc_dev_put(mdev);
+		return NULL;
+	}
+	return mdev;
+}
+
 /* Insert @mdev unless its netdev already carries an mrc device. */
 static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
 {

@@ -9,6 +9,7 @@
 
 #include "mrc.h"
 #include "mrc_net.h"
+#include "mrc_netlink.h"
 #include "mrc_qp.h"
 
 static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
@@ -75,15 +76,23 @@ static int __init mrc_init(void)
 		return err;
 	}
 	err = register_netdevice_notifier(&mrc_netdev_notifier);
-	if (err) {
-		mrc_net_exit();
-		destroy_workqueue(mrc_wq);
-		return err;
-	}
+	if (err)
+		goto err_net;
+	/* before any device exists: the data path may notify from then on */
+	err = mrc_netlink_init();
+	if (err)
+		goto err_notifier;
 
 	rdma_link_register(&mrc_link_ops);
 	pr_info("loaded\n");
 	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&mrc_netdev_notifier);
+err_net:
+	mrc_net_exit();
+	destroy_workqueue(mrc_wq);
+	return err;
 }
 
 static void __exit mrc_exit(void)
@@ -91,6 +100,8 @@ static void __exit mrc_exit(void)
 	/* waits for any newlink in progress; no device can appear after */
 	rdma_link_unregister(&mrc_link_ops);
 	mrc_dev_remove_all();
+	/* after the devices: nothing can notify any more */
+	mrc_netlink_exit();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	mrc_net_exit();
 	destroy_workqueue(mrc_wq);

@@ -77,6 +77,10 @@ struct mrc_req {
 	u32 rnr_psn;			/* resend from here after it */
 	bool rnr_pending;
 	bool timed_out;
+	/* for netlink's qp-stats: written under @lock, read without it */
+	u64 tx_packets;			/* packets sent, retransmissions included */
+	u64 tx_retransmits;
+	u64 tx_timeouts;		/* retransmit timer expiries with data out */
 	struct timer_list timer;
 	struct work_struct work;
 };

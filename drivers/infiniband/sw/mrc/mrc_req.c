@@ -407,6 +407,8 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 		}
 	}
 	mrc_req_record(qp, hdr.psn, max_t(u32, count, 1), retx, &pick);
+	WRITE_ONCE(qp->req.tx_packets, qp->req.tx_packets + 1);
+	WRITE_ONCE(qp->req.tx_retransmits, qp->req.tx_retransmits + retx);
 	if (retx)
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RETRANSMITS);
 	return mrc_pkt_send(qp, skb, pick.sport);
@@ -598,6 +600,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 		return budget;
 
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_TIMEOUTS);
+	WRITE_ONCE(req->tx_timeouts, req->tx_timeouts + 1);
 	if (una == req->progress_una && !retry_forever &&
 	    ++req->retries > qp->attr.retry_cnt) {
 		struct mrc_swqe *w = mrc_req_find_psn(qp, una);

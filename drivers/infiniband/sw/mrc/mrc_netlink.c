@@ -1,0 +1,737 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc_netlink.c - the generic netlink family "mrc". Its policies, op table
+ * and family are generated from Documentation/netlink/specs/mrc.yaml into
+ * mrc_nl_gen.c; the handlers are here.
+ *
+ * A request sees only the mrc devices whose netdev lives in the
+ * requester's namespace. A handler holds a registration reference on the
+ * device it works on (mrc_dev_get_*), so unregistration (rdma link del,
+ * the netdev going, rmmod) waits for it. A dump holds nothing between its
+ * calls: it resumes by position (device index, path set position, EV or
+ * QP number) and finds its place again, so devices, path sets and QPs may
+ * come and go meanwhile; an entry may then be skipped or repeated, never
+ * read after it was freed.
+ *
+ * Lock order: mdev->paths_lock, then path->lock.
+ */
+#include <linux/build_bug.h>
+#include <linux/ktime.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+
+#include "mrc.h"
+#include "mrc_netlink.h"
+#include "mrc_nl_gen.h"
+#include "mrc_path.h"
+#include "mrc_qp.h"
+
+/* The core names the uapi's values in enums of its own: they must agree. */
+static_assert((int)MRC_EV_STATE_GOOD == (int)MRC_EV_GOOD);
+static_assert((int)MRC_EV_STATE_ASSUMED_BAD == (int)MRC_EV_ASSUMED_BAD);
+static_assert((int)MRC_EV_STATE_DENIED == (int)MRC_EV_DENIED);
+static_assert((int)MRC_EV_REASON_NONE == (int)MRC_EV_CAUSE_NONE);
+static_assert((int)MRC_EV_REASON_LOSS == (int)MRC_EV_CAUSE_LOSS);
+static_assert((int)MRC_EV_REASON_TIMEOUT == (int)MRC_EV_CAUSE_TIMEOUT);
+static_assert((int)MRC_EV_REASON_PROBE == (int)MRC_EV_CAUSE_PROBE);
+static_assert((int)MRC_EV_REASON_CONTROLLER == (int)MRC_EV_CAUSE_CONTROLLER);
+static_assert((int)MRC_EV_POLICY_ROUND_ROBIN == (int)MRC_SPRAY_ROUND_ROBIN);
+static_assert((int)MRC_EV_POLICY_WEIGHTED == (int)MRC_SPRAY_WEIGHTED);
+static_assert(MRC_EV_MAX == MRC_PROFILE_EV_MAX);
+
+/* What a device can do today: profile 0 alone, its EVs UDP source ports. */
+#define MRC_NL_PROFILES_MAX	1
+#define MRC_NL_FMT_MODES	MRC_EV_FMT_MODE_UDP
+#define MRC_NL_EV_MODES		MRC_EV_MODE_AUTO
+
+/* cb->args of the dumps */
+enum {
+	MRC_NL_ARG_DEV,		/* ib_dev.index of the device to go on with */
+	MRC_NL_ARG_POS,		/* path set position in it, or QP number */
+	MRC_NL_ARG_EV,		/* EV of that path set */
+	MRC_NL_ARG_STARTED,	/* not the first call: no -ENODEV any more */
+};
+
+/*
+ * A dump's return value: more to come while something fitted, the error
+ * when not even one message fits an empty skb, 0 once done.
+ */
+static int mrc_nl_dump_ret(struct sk_buff *skb, int err)
+{
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+/* The device a request names, with a reference; NULL (and extack) if none. */
+static struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
+				      struct netlink_ext_ack *extack)
+{
+	struct mrc_dev *mdev = mrc_dev_get_by_index(net, nla_get_u32(attr));
+
+	if (!mdev)
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no such mrc device in this namespace");
+	return mdev;
+}
+
+/*
+ * The first call of a dump filtered by a device that does not exist (or
+ * not here) fails; a later call finds the device gone and ends the dump.
+ */
+static int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *attr)
+{
+	struct mrc_dev *mdev;
+
+	if (!attr || cb->args[MRC_NL_ARG_STARTED])
+		return 0;
+	cb->args[MRC_NL_ARG_STARTED] = 1;
+	mdev = mrc_nl_dev_get(sock_net(cb->skb->sk), attr, cb->extack);
+	if (!mdev)
+		return -ENODEV;
+	mrc_dev_put(mdev);
+	return 0;
+}
+
+/*
+ * The next device of a dump: at or after @*index, the one numbered @want
+ * alone when filtered (@want < 0: all). Moves @*index to it.
+ */
+static struct mrc_dev *mrc_nl_dump_next_dev(struct netlink_callback *cb, u64 *index, s64 want)
+{
+	struct mrc_dev *mdev;
+
+	if (want >= 0) {
+		if (*index > (u64)want)
+			return NULL;
+		*index = want;
+	}
+	if (*index > U32_MAX)
+		return NULL;
+	mdev = mrc_dev_get_next(sock_net(cb->skb->sk), *index);
+	if (mdev && want >= 0 && mdev->ib_dev.index != want) {
+		mrc_dev_put(mdev);
+		return NULL;
+	}
+	if (mdev)
+		*index = mdev->ib_dev.index;
+	return mdev;
+}
+
+/* dev-get */
+
+static int mrc_nl_dev_fill(struct sk_buff *skb, struct mrc_dev *mdev, u32 portid, u32 seq,
+			   int flags)
+{
+	struct net_device *ndev = mdev->ndev;	/* held until dealloc */
+	char ifname[IFNAMSIZ];
+	struct nlattr *plane;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_nl_family, flags, MRC_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	/* a rename racing us may give a mixed name, never an unterminated one */
+	strscpy(ifname, ndev->name, sizeof(ifname));
+	if (nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_DEV_NAME, dev_name(&mdev->ib_dev.dev)))
+		goto cancel;
+	plane = nla_nest_start(skb, MRC_A_DEV_PLANES);
+	if (!plane)
+		goto cancel;
+	if (nla_put_u8(skb, MRC_A_PLANE_ID, 1) ||
+	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, ndev->ifindex) ||
+	    nla_put_string(skb, MRC_A_PLANE_IFNAME, ifname) ||
+	    nla_put_u8(skb, MRC_A_PLANE_ADMIN_UP, 1))
+		goto cancel;
+	nla_nest_end(skb, plane);
+	if (nla_put_u32(skb, MRC_A_DEV_EV_MAX, MRC_PROFILE_EV_MAX) ||
+	    nla_put_u32(skb, MRC_A_DEV_PROFILES_MAX, MRC_NL_PROFILES_MAX) ||
+	    nla_put_u32(skb, MRC_A_DEV_FMT_MODES, MRC_NL_FMT_MODES) ||
+	    nla_put_u32(skb, MRC_A_DEV_EV_MODES, MRC_NL_EV_MODES))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_INDEX))
+		return -EINVAL;
+	mdev = mrc_nl_dev_get(genl_info_net(info), info->attrs[MRC_A_DEV_INDEX], info->extack);
+	if (!mdev)
+		return -ENODEV;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		mrc_dev_put(mdev);
+		return -ENOMEM;
+	}
+	err = mrc_nl_dev_fill(msg, mdev, info->snd_portid, info->snd_seq, 0);
+	mrc_dev_put(mdev);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr *dev_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_INDEX];
+	s64 want = dev_attr ? nla_get_u32(dev_attr) : -1;
+	u64 index = cb->args[MRC_NL_ARG_DEV];
+	struct mrc_dev *mdev;
+	int err;
+
+	err = mrc_nl_dump_check_dev(cb, dev_attr);
+	if (err)
+		return err;
+	while ((mdev = mrc_nl_dump_next_dev(cb, &index, want))) {
+		err = mrc_nl_dev_fill(skb, mdev, NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		mrc_dev_put(mdev);
+		if (err)
+			break;
+		index++;
+	}
+	cb->args[MRC_NL_ARG_DEV] = index;
+	return mrc_nl_dump_ret(skb, err);
+}
+
+/* path sets: path-get, ev-set, ev-event */
+
+struct mrc_nl_path_filter {
+	bool has_profile;
+	bool has_dst;
+	u32 profile;
+	struct in6_addr dst;
+};
+
+static void mrc_nl_path_filter_parse(struct nlattr **attrs, struct mrc_nl_path_filter *f)
+{
+	f->has_profile = attrs[MRC_A_PATH_PROFILE_ID];
+	f->profile = f->has_profile ? nla_get_u32(attrs[MRC_A_PATH_PROFILE_ID]) : 0;
+	f->has_dst = attrs[MRC_A_PATH_DST];	/* the policy made it 16 bytes */
+	if (f->has_dst)
+		f->dst = nla_get_in6_addr(attrs[MRC_A_PATH_DST]);
+}
+
+/* The destination as the uapi has it: IPv4 as ::ffff:a.b.c.d. */
+static void mrc_nl_path_dst(const struct mrc_path *path, struct in6_addr *dst)
+{
+	if (path->family == AF_INET6)
+		*dst = path->daddr.v6;
+	else
+		ipv6_addr_set_v4mapped(path->daddr.v4, dst);
+}
+
+/* @path's family, destination and profile never change: no lock needed. */
+static bool mrc_nl_path_matches(const struct mrc_path *path, const struct mrc_nl_path_filter *f)
+{
+	struct in6_addr dst;
+
+	if (f->has_profile && path->profile != f->profile)
+		return false;
+	if (!f->has_dst)
+		return true;
+	mrc_nl_path_dst(path, &dst);
+	return ipv6_addr_equal(&dst, &f->dst);
+}
+
+/*
+ * The first path set matching @f at or after position @*pos of the
+ * device's list, with a reference (mrc_path_put); moves @*pos to it.
+ */
+static struct mrc_path *mrc_nl_path_find(struct mrc_dev *mdev, const struct mrc_nl_path_filter *f,
+					 unsigned long *pos)
+{
+	struct mrc_path *path, *found = NULL;
+	unsigned long i = 0;
+
+	spin_lock_bh(&mdev->paths_lock);
+	list_for_each_entry(path, &mdev->paths, node) {
+		if (i++ < *pos || !mrc_nl_path_matches(path, f))
+			continue;
+		/* on the list means referenced: mrc_path_put unlinks under the lock */
+		refcount_inc(&path->refs);
+		found = path;
+		*pos = i - 1;
+		break;
+	}
+	spin_unlock_bh(&mdev->paths_lock);
+	return found;
+}
+
+/* One EV of one path set as path-get reports it, copied under path->lock. */
+struct mrc_nl_ev_snap {
+	struct mrc_ev_health h;
+	u32 nr_good;
+	u16 sport;
+};
+
+static int mrc_nl_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			    const struct mrc_path *path, u32 ev, const struct mrc_nl_ev_snap *s)
+{
+	__be16 bytes = cpu_to_be16(s->sport);	/* profile 0: the UDP source port */
+	struct in6_addr dst;
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &mrc_nl_family,
+			  NLM_F_MULTI, MRC_CMD_PATH_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mrc_nl_path_dst(path, &dst);
+	if (nla_put_u32(skb, MRC_A_PATH_DEV_INDEX, path->mdev->ib_dev.index) ||
+	    nla_put_u32(skb, MRC_A_PATH_PROFILE_ID, path->profile) ||
+	    nla_put_in6_addr(skb, MRC_A_PATH_DST, &dst) ||
+	    nla_put_u32(skb, MRC_A_PATH_GOOD, s->nr_good))
+		goto cancel;
+	nest = nla_nest_start(skb, MRC_A_PATH_EV);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u32(skb, MRC_A_EV_INDEX, ev) ||
+	    nla_put(skb, MRC_A_EV_BYTES, sizeof(bytes), &bytes) ||
+	    nla_put_u8(skb, MRC_A_EV_PLANE, 1) ||
+	    nla_put_u8(skb, MRC_A_EV_WEIGHT, s->h.weight) ||
+	    nla_put_u32(skb, MRC_A_EV_STATE, s->h.state) ||
+	    nla_put_u32(skb, MRC_A_EV_REASON, s->h.reason) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_CHANGED_NS, s->h.changed_ns, MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_PACKETS, s->h.packets, MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_ACKED, s->h.acked, MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_LOSSES, s->h.losses, MRC_A_EV_PAD) ||
+	    nla_put_u32(skb, MRC_A_EV_RTT_NS, s->h.rtt_ns))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* The EVs of @path from @*ev on, one message each; @*ev: the first not sent. */
+static int mrc_nl_path_dump_evs(struct sk_buff *skb, struct netlink_callback *cb,
+				struct mrc_path *path, unsigned long *ev)
+{
+	struct mrc_nl_ev_snap s;
+	int err;
+
+	for (;; (*ev)++) {
+		spin_lock_bh(&path->lock);
+		if (*ev >= path->ps.nr_ev) {
+			spin_unlock_bh(&path->lock);
+			return 0;
+		}
+		s.h = path->ps.ev[*ev];
+		s.nr_good = path->ps.nr_good;
+		s.sport = path->sport[*ev];
+		spin_unlock_bh(&path->lock);
+
+		err = mrc_nl_path_fill(skb, cb, path, *ev, &s);
+		if (err)
+			return err;
+	}
+}
+
+static int mrc_nl_path_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+				struct mrc_dev *mdev, const struct mrc_nl_path_filter *f,
+				unsigned long *pos, unsigned long *ev)
+{
+	struct mrc_path *path;
+	unsigned long at;
+	int err;
+
+	for (;;) {
+		at = *pos;
+		path = mrc_nl_path_find(mdev, f, pos);
+		if (!path)
+			return 0;
+		if (*pos != at)		/* not the set we stopped in: from its first EV */
+			*ev = 0;
+		err = mrc_nl_path_dump_evs(skb, cb, path, ev);
+		mrc_path_put(path);
+		if (err)
+			return err;
+		(*pos)++;
+		*ev = 0;
+	}
+}
+
+int mrc_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct nlattr *dev_attr = attrs[MRC_A_PATH_DEV_INDEX];
+	s64 want = dev_attr ? nla_get_u32(dev_attr) : -1;
+	u64 index = cb->args[MRC_NL_ARG_DEV];
+	unsigned long pos = cb->args[MRC_NL_ARG_POS];
+	unsigned long ev = cb->args[MRC_NL_ARG_EV];
+	struct mrc_nl_path_filter f;
+	struct mrc_dev *mdev;
+	u64 at;
+	int err;
+
+	err = mrc_nl_dump_check_dev(cb, dev_attr);
+	if (err)
+		return err;
+	mrc_nl_path_filter_parse(attrs, &f);
+	for (;;) {
+		at = index;
+		mdev = mrc_nl_dump_next_dev(cb, &index, want);
+		if (!mdev)
+			break;
+		if (index != at) {	/* the device we stopped in is gone */
+			pos = 0;
+			ev = 0;
+		}
+		err = mrc_nl_path_dump_dev(skb, cb, mdev, &f, &pos, &ev);
+		mrc_dev_put(mdev);
+		if (err)
+			break;
+		index++;
+		pos = 0;
+		ev = 0;
+	}
+	cb->args[MRC_NL_ARG_DEV] = index;
+	cb->args[MRC_NL_ARG_POS] = pos;
+	cb->args[MRC_NL_ARG_EV] = ev;
+	return mrc_nl_dump_ret(skb, err);
+}
+
+static int mrc_nl_ev_event_fill(struct sk_buff *skb, const struct mrc_path *path,
+				const struct mrc_ev_change *change, u64 time_ns)
+{
+	struct in6_addr dst;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, 0, 0, &mrc_nl_family, 0, MRC_CMD_EV_EVENT);
+	if (!hdr)
+		return -EMSGSIZE;
+	mrc_nl_path_dst(path, &dst);
+	if (nla_put_u32(skb, MRC_A_EV_EVENT_DEV_INDEX, path->mdev->ib_dev.index) ||
+	    nla_put_u32(skb, MRC_A_EV_EVENT_PROFILE_ID, path->profile) ||
+	    nla_put_in6_addr(skb, MRC_A_EV_EVENT_DST, &dst) ||
+	    nla_put_u32(skb, MRC_A_EV_EVENT_EV_INDEX, change->ev) ||
+	    nla_put_u32(skb, MRC_A_EV_EVENT_FROM, change->from) ||
+	    nla_put_u32(skb, MRC_A_EV_EVENT_TO, change->to) ||
+	    nla_put_u32(skb, MRC_A_EV_EVENT_REASON, change->reason) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_EVENT_TIME_NS, time_ns, MRC_A_EV_EVENT_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+void mrc_nl_notify_ev(const struct mrc_path *path, const struct mrc_ev_change *change,
+		      u64 time_ns)
+{
+	struct sk_buff *skb;
+	struct net *net;
+
+	/*
+	 * mdev->net goes NULL when the netdev unregisters, and netdev
+	 * unregistration waits for an RCU grace period before the namespace
+	 * (and its genetlink socket) can go: inside this read-side section
+	 * a namespace seen is a namespace alive.
+	 */
+	rcu_read_lock();
+	net = READ_ONCE(path->mdev->net);
+	if (!net || !genl_has_listeners(&mrc_nl_family, net, MRC_NLGRP_EV_EVENTS))
+		goto out;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!skb)
+		goto out;
+	if (mrc_nl_ev_event_fill(skb, path, change, time_ns)) {
+		nlmsg_free(skb);
+		goto out;
+	}
+	genlmsg_multicast_netns(&mrc_nl_family, net, skb, 0, MRC_NLGRP_EV_EVENTS, GFP_ATOMIC);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * Deny or allow EV @ev in every path set of @mdev that matches @f. Nothing
+ * changes unless every one of them has that EV.
+ */
+static int mrc_nl_ev_set_dev(struct mrc_dev *mdev, const struct mrc_nl_path_filter *f, u32 ev,
+			     bool deny, struct nlattr *ev_attr, struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_change change;
+	u64 now = ktime_get_ns();
+	struct mrc_path *path;
+	bool found = false;
+	int err = 0;
+	int changed;
+
+	spin_lock_bh(&mdev->paths_lock);
+	list_for_each_entry(path, &mdev->paths, node) {
+		if (!mrc_nl_path_matches(path, f))
+			continue;
+		found = true;
+		spin_lock(&path->lock);
+		if (ev >= path->ps.nr_ev)
+			err = -ERANGE;
+		spin_unlock(&path->lock);
+		if (err)
+			break;
+	}
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, ev_attr, "EV index beyond the path set's EVs");
+		goto out;
+	}
+	if (!found) {
+		NL_SET_ERR_MSG_MOD(extack, "no path set of this device matches");
+		err = -ENOENT;
+		goto out;
+	}
+	list_for_each_entry(path, &mdev->paths, node) {
+		if (!mrc_nl_path_matches(path, f))
+			continue;
+		spin_lock(&path->lock);
+		changed = mrc_path_set_deny(&path->ps, ev, deny, now, &change);
+		spin_unlock(&path->lock);
+		/* the path set stays alive under paths_lock; GFP_ATOMIC inside */
+		if (changed > 0)
+			mrc_nl_notify_ev(path, &change, now);
+	}
+out:
+	spin_unlock_bh(&mdev->paths_lock);
+	return err;
+}
+
+int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MRC_A_EV_MAX + 1];
+	struct mrc_nl_path_filter f;
+	struct mrc_dev *mdev;
+	u32 state;
+	int err, i;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_DEV_INDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PROFILE_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_EV))
+		return -EINVAL;
+	err = nla_parse_nested(tb, MRC_A_EV_MAX, info->attrs[MRC_A_PATH_EV], mrc_ev_nl_policy,
+			       extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, info->attrs[MRC_A_PATH_EV], tb, MRC_A_EV_INDEX) ||
+	    NL_REQ_ATTR_CHECK(extack, info->attrs[MRC_A_PATH_EV], tb, MRC_A_EV_STATE))
+		return -EINVAL;
+	for (i = 1; i <= MRC_A_EV_MAX; i++) {
+		if (tb[i] && i != MRC_A_EV_INDEX && i != MRC_A_EV_STATE) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[i], "ev-set sets an EV's state alone");
+			return -EINVAL;
+		}
+	}
+	state = nla_get_u32(tb[MRC_A_EV_STATE]);
+	if (state != MRC_EV_STATE_DENIED && state != MRC_EV_STATE_GOOD) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_EV_STATE], "state must be denied or good");
+		return -EINVAL;
+	}
+
+	mdev = mrc_nl_dev_get(genl_info_net(info), info->attrs[MRC_A_PATH_DEV_INDEX], extack);
+	if (!mdev)
+		return -ENODEV;
+	mrc_nl_path_filter_parse(info->attrs, &f);
+	err = mrc_nl_ev_set_dev(mdev, &f, nla_get_u32(tb[MRC_A_EV_INDEX]),
+				state == MRC_EV_STATE_DENIED, tb[MRC_A_EV_INDEX], extack);
+	mrc_dev_put(mdev);
+	return err;
+}
+
+/* qp-stats-get */
+
+static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
+				struct mrc_dev *mdev, struct mrc_qp *qp)
+{
+	const struct mrc_req *req = &qp->req;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &mrc_nl_family,
+			  NLM_F_MULTI, MRC_CMD_QP_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	/*
+	 * Every path set is of profile 0 for now; qp->path itself is not
+	 * ours to read without the QP's modify_lock.
+	 */
+	if (nla_put_u32(skb, MRC_A_QP_STATS_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_QPN, qp->ibqp.qp_num) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_PROFILE_ID, 0) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, READ_ONCE(req->tx_packets),
+			      MRC_A_QP_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, READ_ONCE(req->tx_retransmits),
+			      MRC_A_QP_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, READ_ONCE(req->tx_timeouts),
+			      MRC_A_QP_STATS_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* The QPs of @mdev from number @*qpn on; @*qpn: the first not sent. */
+static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct mrc_dev *mdev, unsigned long *qpn)
+{
+	struct mrc_qp *qp;
+	int err;
+
+	for (; *qpn <= U32_MAX; (*qpn)++) {
+		if (!xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT))
+			return 0;
+		qp = mrc_qp_get(mdev, *qpn);	/* NULL: being destroyed */
+		if (!qp)
+			continue;
+		err = mrc_nl_qp_stats_fill(skb, cb, mdev, qp);
+		mrc_qp_put(qp);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr *dev_attr = genl_dumpit_info(cb)->attrs[MRC_A_QP_STATS_DEV_INDEX];
+	s64 want = dev_attr ? nla_get_u32(dev_attr) : -1;
+	u64 index = cb->args[MRC_NL_ARG_DEV];
+	unsigned long qpn = cb->args[MRC_NL_ARG_POS];
+	struct mrc_dev *mdev;
+	u64 at;
+	int err;
+
+	err = mrc_nl_dump_check_dev(cb, dev_attr);
+	if (err)
+		return err;
+	for (;;) {
+		at = index;
+		mdev = mrc_nl_dump_next_dev(cb, &index, want);
+		if (!mdev)
+			break;
+		if (index != at)
+			qpn = 0;
+		err = mrc_nl_qp_dump_dev(skb, cb, mdev, &qpn);
+		mrc_dev_put(mdev);
+		if (err)
+			break;
+		index++;
+		qpn = 0;
+	}
+	cb->args[MRC_NL_ARG_DEV] = index;
+	cb->args[MRC_NL_ARG_POS] = qpn;
+	return mrc_nl_dump_ret(skb, err);
+}
+
+/*
+ * Not built yet: planes, EV format profiles, EV profiles beyond the
+ * default and probes. Refused with EOPNOTSUPP and a reason, changing
+ * nothing, so a client can tell "not yet" from "wrong".
+ */
+
+int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: planes beyond the device's netdev");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: removing planes");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: plane admin state");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_fmt_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_fmt_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_fmt_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_fmt_profile_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	NL_SET_ERR_MSG_MOD(cb->extack, "not supported yet: EV format profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_fmt_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV profiles other than 0");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: changing EV profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: reading EV profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	NL_SET_ERR_MSG_MOD(cb->extack, "not supported yet: reading EV profiles");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV profiles other than 0");
+	return -EOPNOTSUPP;
+}
+
+int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: one-shot probes");
+	return -EOPNOTSUPP;
+}
+
+int mrc_netlink_init(void)
+{
+	return genl_register_family(&mrc_nl_family);
+}
+
+void mrc_netlink_exit(void)
+{
+	genl_unregister_family(&mrc_nl_family);
+}
