@@ -11,10 +11,11 @@ namespace mrc::ctl {
 
 namespace {
 
-std::string quoted(std::string_view word) { return "'" + std::string(word) + "'"; }
+std::string quoted(std::string_view word) {
+    return "'" + std::string(word) + "'";
+}
 
-int hex_digit(char c)
-{
+int hex_digit(char c) {
     if (c >= '0' && c <= '9')
         return c - '0';
     if (c >= 'a' && c <= 'f')
@@ -26,25 +27,24 @@ int hex_digit(char c)
 
 } // namespace
 
-std::string_view Args::peek() const { return empty() ? std::string_view{} : words_[pos_]; }
+std::string_view Args::peek() const {
+    return empty() ? std::string_view{} : words_[pos_];
+}
 
-std::string_view Args::next(std::string_view what)
-{
+std::string_view Args::next(std::string_view what) {
     if (empty())
         throw UsageError("missing " + std::string(what));
     return words_[pos_++];
 }
 
-std::string_view Args::value_of(std::string_view keyword)
-{
+std::string_view Args::value_of(std::string_view keyword) {
     if (empty())
         throw UsageError("missing value after '" + std::string(keyword) + "'");
     return words_[pos_++];
 }
 
 std::uint64_t parse_number(std::string_view word, std::uint64_t min, std::uint64_t max,
-                           std::string_view what)
-{
+                           std::string_view what) {
     const std::string range = "expected " + std::string(what) + " from " + std::to_string(min) +
                               " to " + std::to_string(max);
     int base = 10;
@@ -64,13 +64,11 @@ std::uint64_t parse_number(std::string_view word, std::uint64_t min, std::uint64
 }
 
 std::uint32_t parse_u32(std::string_view word, std::uint32_t min, std::uint32_t max,
-                        std::string_view what)
-{
+                        std::string_view what) {
     return static_cast<std::uint32_t>(parse_number(word, min, max, what));
 }
 
-std::vector<std::uint8_t> parse_ev_bytes(std::string_view word)
-{
+std::vector<std::uint8_t> parse_ev_bytes(std::string_view word) {
     constexpr std::size_t max_bytes = 32;
     const std::string bad = "invalid EV bytes " + quoted(word) + ": ";
     std::string_view hex = word;
@@ -78,11 +76,16 @@ std::vector<std::uint8_t> parse_ev_bytes(std::string_view word)
         hex.remove_prefix(2);
     std::vector<std::uint8_t> out;
     std::size_t i = 0;
+    bool after_byte = false; // a ':' may only separate two bytes
     while (i < hex.size()) {
-        if (hex[i] == ':' && !out.empty() && i + 1 < hex.size()) {
+        if (hex[i] == ':') {
+            if (!after_byte || i + 1 == hex.size())
+                throw UsageError(bad + "misplaced ':'");
+            after_byte = false;
             ++i;
             continue;
         }
+        after_byte = true;
         const int hi = hex_digit(hex[i]);
         const int lo = i + 1 < hex.size() ? hex_digit(hex[i + 1]) : -2;
         if (hi < 0 || lo == -1)
@@ -99,8 +102,7 @@ std::vector<std::uint8_t> parse_ev_bytes(std::string_view word)
     return out;
 }
 
-Addr16 parse_addr(std::string_view word)
-{
+Addr16 parse_addr(std::string_view word) {
     const std::string s(word);
     Addr16 a{};
     in6_addr a6{};
@@ -117,8 +119,7 @@ Addr16 parse_addr(std::string_view word)
     return a;
 }
 
-std::string format_addr(std::span<const std::uint8_t> addr)
-{
+std::string format_addr(std::span<const std::uint8_t> addr) {
     if (addr.size() != 16)
         return "?";
     std::array<char, INET6_ADDRSTRLEN> buf{};
@@ -130,28 +131,24 @@ std::string format_addr(std::span<const std::uint8_t> addr)
     return buf.data();
 }
 
-std::uint32_t parse_keyword(std::string_view word, Keywords table, std::string_view what)
-{
+std::uint32_t parse_keyword(std::string_view word, Keywords table, std::string_view what) {
     std::string choices;
     for (const auto &[name, value] : table) {
         if (name == word)
             return value;
         choices += (choices.empty() ? "" : "|") + std::string(name);
     }
-    throw UsageError("invalid " + std::string(what) + " " + quoted(word) + ": expected " +
-                     choices);
+    throw UsageError("invalid " + std::string(what) + " " + quoted(word) + ": expected " + choices);
 }
 
-std::string keyword_name(std::uint32_t value, Keywords table)
-{
+std::string keyword_name(std::uint32_t value, Keywords table) {
     for (const auto &[name, v] : table)
         if (v == value)
             return std::string(name);
     return "unknown(" + std::to_string(value) + ")";
 }
 
-DevRef parse_dev(std::string_view word)
-{
+DevRef parse_dev(std::string_view word) {
     constexpr std::size_t max_name = 63;
     if (word.empty())
         throw UsageError("invalid device '': expected a name or an index");

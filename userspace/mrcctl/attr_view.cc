@@ -7,8 +7,7 @@
 
 namespace mrc::ctl {
 
-AttrView::AttrView(const nlattr *head, int len)
-{
+AttrView::AttrView(const nlattr *head, int len) {
     const nlattr *a = head;
     int rem = len;
     while (a && nla_ok(a, rem)) {
@@ -17,23 +16,20 @@ AttrView::AttrView(const nlattr *head, int len)
     }
 }
 
-AttrView AttrView::nested(const nlattr *a)
-{
+AttrView AttrView::nested(const nlattr *a) {
     if (!a)
         return {nullptr, 0};
     return {static_cast<const nlattr *>(nla_data(a)), nla_len(a)};
 }
 
-const nlattr *AttrView::find(std::uint16_t type) const
-{
+const nlattr *AttrView::find(std::uint16_t type) const {
     for (const nlattr *a : attrs_)
         if (nla_type(a) == type)
             return a;
     return nullptr;
 }
 
-std::vector<const nlattr *> AttrView::all(std::uint16_t type) const
-{
+std::vector<const nlattr *> AttrView::all(std::uint16_t type) const {
     std::vector<const nlattr *> out;
     for (const nlattr *a : attrs_)
         if (nla_type(a) == type)
@@ -43,8 +39,7 @@ std::vector<const nlattr *> AttrView::all(std::uint16_t type) const
 
 namespace {
 
-template <typename T> std::optional<T> read(const nlattr *a)
-{
+template <typename T> std::optional<T> read(const nlattr *a) {
     if (!a || nla_len(a) < static_cast<int>(sizeof(T)))
         return std::nullopt;
     T v{};
@@ -54,24 +49,20 @@ template <typename T> std::optional<T> read(const nlattr *a)
 
 } // namespace
 
-std::optional<std::uint32_t> AttrView::u8(std::uint16_t type) const
-{
+std::optional<std::uint32_t> AttrView::u8(std::uint16_t type) const {
     const auto v = read<std::uint8_t>(find(type));
     return v ? std::optional<std::uint32_t>(*v) : std::nullopt;
 }
 
-std::optional<std::uint32_t> AttrView::u32(std::uint16_t type) const
-{
+std::optional<std::uint32_t> AttrView::u32(std::uint16_t type) const {
     return read<std::uint32_t>(find(type));
 }
 
-std::optional<std::uint64_t> AttrView::u64(std::uint16_t type) const
-{
+std::optional<std::uint64_t> AttrView::u64(std::uint16_t type) const {
     return read<std::uint64_t>(find(type));
 }
 
-std::vector<std::uint8_t> AttrView::bytes(std::uint16_t type) const
-{
+std::vector<std::uint8_t> AttrView::bytes(std::uint16_t type) const {
     const nlattr *a = find(type);
     if (!a)
         return {};
@@ -79,8 +70,7 @@ std::vector<std::uint8_t> AttrView::bytes(std::uint16_t type) const
     return {p, p + nla_len(a)};
 }
 
-std::string AttrView::str(std::uint16_t type) const
-{
+std::string AttrView::str(std::uint16_t type) const {
     const nlattr *a = find(type);
     if (!a)
         return {};

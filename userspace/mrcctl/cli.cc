@@ -19,21 +19,21 @@ constexpr std::string_view options_usage =
         "Exit status: 0 done, 1 refused by the kernel or failed, 2 bad command line.\n";
 
 const std::array<const Object *, 9> objects{
-        &dev_object,    &plane_object,       &ev_object,         &path_object, &stats_object,
+        &dev_object,     &plane_object,       &ev_object,         &path_object, &stats_object,
         &monitor_object, &fmt_profile_object, &ev_profile_object, &probe_object};
 
-bool is_help(std::string_view w) { return w == "help" || w == "--help" || w == "-h"; }
+bool is_help(std::string_view w) {
+    return w == "help" || w == "--help" || w == "-h";
+}
 
-Invocation help(std::string text)
-{
+Invocation help(std::string text) {
     Invocation inv;
     inv.action = Action::Help;
     inv.help = std::move(text);
     return inv;
 }
 
-std::string object_usage(const Object &o)
-{
+std::string object_usage(const Object &o) {
     std::string out;
     std::string_view u = o.usage;
     while (!u.empty()) {
@@ -45,8 +45,7 @@ std::string object_usage(const Object &o)
     return out;
 }
 
-Invocation parse_object(const Object &o, std::span<const std::string> words)
-{
+Invocation parse_object(const Object &o, std::span<const std::string> words) {
     if (!words.empty() && is_help(words.front()))
         return help(object_usage(o));
     const Command *cmd = nullptr;
@@ -76,8 +75,7 @@ Invocation parse_object(const Object &o, std::span<const std::string> words)
 
 } // namespace
 
-std::string usage_all()
-{
+std::string usage_all() {
     std::string out(options_usage);
     for (const Object *o : objects) {
         std::string u = object_usage(*o);
@@ -87,8 +85,7 @@ std::string usage_all()
     return out;
 }
 
-CommandLine parse_command_line(std::span<const std::string> args)
-{
+CommandLine parse_command_line(std::span<const std::string> args) {
     CommandLine cl;
     std::size_t i = 0;
     for (; i < args.size() && args[i].starts_with("-"); ++i) {

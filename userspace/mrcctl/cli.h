@@ -73,8 +73,8 @@ struct Object {
 };
 
 // The object tables (parse_*.cc).
-extern const Object dev_object, plane_object, ev_object, path_object, stats_object,
-        monitor_object, fmt_profile_object, ev_profile_object, probe_object;
+extern const Object dev_object, plane_object, ev_object, path_object, stats_object, monitor_object,
+        fmt_profile_object, ev_profile_object, probe_object;
 
 } // namespace mrc::ctl
 

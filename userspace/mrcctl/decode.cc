@@ -6,8 +6,7 @@
 
 namespace mrc::ctl {
 
-DevInfo decode_dev(const AttrView &a)
-{
+DevInfo decode_dev(const AttrView &a) {
     DevInfo d;
     d.index = a.u32(MRC_A_DEV_INDEX).value_or(0);
     d.name = a.str(MRC_A_DEV_NAME);
@@ -28,8 +27,7 @@ DevInfo decode_dev(const AttrView &a)
     return d;
 }
 
-PathEv decode_path_ev(const AttrView &a)
-{
+PathEv decode_path_ev(const AttrView &a) {
     PathEv r;
     r.dev_index = a.u32(MRC_A_PATH_DEV_INDEX).value_or(0);
     r.profile_id = a.u32(MRC_A_PATH_PROFILE_ID).value_or(0);
@@ -50,8 +48,7 @@ PathEv decode_path_ev(const AttrView &a)
     return r;
 }
 
-QpStats decode_qp_stats(const AttrView &a)
-{
+QpStats decode_qp_stats(const AttrView &a) {
     QpStats q;
     q.dev_index = a.u32(MRC_A_QP_STATS_DEV_INDEX).value_or(0);
     q.qpn = a.u32(MRC_A_QP_STATS_QPN).value_or(0);
@@ -62,8 +59,7 @@ QpStats decode_qp_stats(const AttrView &a)
     return q;
 }
 
-EvEvent decode_ev_event(const AttrView &a)
-{
+EvEvent decode_ev_event(const AttrView &a) {
     EvEvent e;
     e.dev_index = a.u32(MRC_A_EV_EVENT_DEV_INDEX).value_or(0);
     e.profile_id = a.u32(MRC_A_EV_EVENT_PROFILE_ID).value_or(0);
@@ -76,8 +72,7 @@ EvEvent decode_ev_event(const AttrView &a)
     return e;
 }
 
-FmtProfile decode_fmt_profile(const AttrView &a)
-{
+FmtProfile decode_fmt_profile(const AttrView &a) {
     FmtProfile f;
     f.dev_index = a.u32(MRC_A_EV_FMT_PROFILE_DEV_INDEX).value_or(0);
     f.id = a.u32(MRC_A_EV_FMT_PROFILE_ID).value_or(0);
@@ -88,8 +83,7 @@ FmtProfile decode_fmt_profile(const AttrView &a)
     return f;
 }
 
-EvProfile decode_ev_profile(const AttrView &a)
-{
+EvProfile decode_ev_profile(const AttrView &a) {
     EvProfile p;
     p.dev_index = a.u32(MRC_A_EV_PROFILE_DEV_INDEX).value_or(0);
     p.id = a.u32(MRC_A_EV_PROFILE_ID).value_or(0);
@@ -102,17 +96,15 @@ EvProfile decode_ev_profile(const AttrView &a)
     p.policy = a.u32(MRC_A_EV_PROFILE_POLICY).value_or(0);
     for (const nlattr *n : a.all(MRC_A_EV_PROFILE_FIELDS)) {
         const AttrView f = AttrView::nested(n);
-        p.fields.push_back({f.u32(MRC_A_EV_FIELD_WIDTH).value_or(0),
-                            f.u32(MRC_A_EV_FIELD_INIT).value_or(0),
-                            f.u32(MRC_A_EV_FIELD_MIN).value_or(0),
-                            f.u32(MRC_A_EV_FIELD_MAX).value_or(0),
-                            f.u32(MRC_A_EV_FIELD_MASK).value_or(0)});
+        p.fields.push_back(
+                {f.u32(MRC_A_EV_FIELD_WIDTH).value_or(0), f.u32(MRC_A_EV_FIELD_INIT).value_or(0),
+                 f.u32(MRC_A_EV_FIELD_MIN).value_or(0), f.u32(MRC_A_EV_FIELD_MAX).value_or(0),
+                 f.u32(MRC_A_EV_FIELD_MASK).value_or(0)});
     }
     return p;
 }
 
-ProbeReply decode_probe(const AttrView &a)
-{
+ProbeReply decode_probe(const AttrView &a) {
     ProbeReply r;
     r.dev_index = a.u32(MRC_A_PROBE_DEV_INDEX).value_or(0);
     r.profile_id = a.u32(MRC_A_PROBE_PROFILE_ID).value_or(0);

@@ -28,8 +28,7 @@ struct CbFree {
 using MsgPtr = std::unique_ptr<nl_msg, MsgFree>;
 using CbPtr = std::unique_ptr<nl_cb, CbFree>;
 
-void put(nl_msg *msg, const Attr &a)
-{
+void put(nl_msg *msg, const Attr &a) {
     int rc = 0;
     switch (a.kind) {
     case Attr::Kind::U8:
@@ -74,14 +73,12 @@ struct State {
 };
 
 // The extack message in the TLVs at [P, P + LEN).
-std::string extack_message(const unsigned char *p, int len)
-{
+std::string extack_message(const unsigned char *p, int len) {
     const AttrView tlvs(reinterpret_cast<const nlattr *>(p), len);
     return tlvs.str(NLMSGERR_ATTR_MSG);
 }
 
-int on_valid(nl_msg *msg, void *arg)
-{
+int on_valid(nl_msg *msg, void *arg) {
     auto *st = static_cast<State *>(arg);
     try {
         nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -97,8 +94,7 @@ int on_valid(nl_msg *msg, void *arg)
     }
 }
 
-int on_error(sockaddr_nl * /*from*/, nlmsgerr *err, void *arg)
-{
+int on_error(sockaddr_nl * /*from*/, nlmsgerr *err, void *arg) {
     auto *st = static_cast<State *>(arg);
     st->error = err->error;
     st->done = true;
@@ -119,15 +115,13 @@ int on_error(sockaddr_nl * /*from*/, nlmsgerr *err, void *arg)
     return NL_STOP;
 }
 
-int on_ack(nl_msg * /*msg*/, void *arg)
-{
+int on_ack(nl_msg * /*msg*/, void *arg) {
     static_cast<State *>(arg)->done = true;
     return NL_STOP;
 }
 
 // NLMSG_DONE ends a dump; an error found while dumping rides in it (with extack TLVs).
-int on_finish(nl_msg *msg, void *arg)
-{
+int on_finish(nl_msg *msg, void *arg) {
     auto *st = static_cast<State *>(arg);
     st->done = true;
     const nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -151,8 +145,12 @@ int on_finish(nl_msg *msg, void *arg)
     return NL_STOP;
 }
 
-[[noreturn]] void refused(const State &st)
-{
+// Events carry no sequence number of ours.
+int any_seq(nl_msg * /*msg*/, void * /*arg*/) {
+    return NL_OK;
+}
+
+[[noreturn]] void refused(const State &st) {
     if (!st.message.empty())
         throw Failure(st.message);
     throw Failure(std::strerror(-st.error));
@@ -160,10 +158,11 @@ int on_finish(nl_msg *msg, void *arg)
 
 } // namespace
 
-void Genl::SockFree::operator()(nl_sock *s) const { nl_socket_free(s); }
+void Genl::SockFree::operator()(nl_sock *s) const {
+    nl_socket_free(s);
+}
 
-Genl::Genl() : sock_(nl_socket_alloc())
-{
+Genl::Genl() : sock_(nl_socket_alloc()) {
     if (!sock_)
         throw Failure("cannot allocate a netlink socket");
     if (const int rc = genl_connect(sock_.get()); rc < 0)
@@ -178,15 +177,16 @@ Genl::Genl() : sock_(nl_socket_alloc())
 
 Genl::~Genl() = default;
 
-int Genl::fd() const { return nl_socket_get_fd(sock_.get()); }
+int Genl::fd() const {
+    return nl_socket_get_fd(sock_.get());
+}
 
-void Genl::transact(const Request &req, const ReplyFn &on_reply)
-{
+void Genl::transact(const Request &req, const ReplyFn &on_reply) {
     MsgPtr msg(nlmsg_alloc());
     if (!msg)
         throw Failure("out of memory");
-    if (!genlmsg_put(msg.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_, 0,
-                     req.dump ? NLM_F_DUMP : 0, req.cmd, MRC_FAMILY_VERSION))
+    if (!genlmsg_put(msg.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_, 0, req.dump ? NLM_F_DUMP : 0,
+                     req.cmd, MRC_FAMILY_VERSION))
         throw Failure("request too large");
     for (const Attr &a : req.attrs)
         put(msg.get(), a);
@@ -214,8 +214,7 @@ void Genl::transact(const Request &req, const ReplyFn &on_reply)
         refused(st);
 }
 
-void Genl::subscribe(const std::string &group)
-{
+void Genl::subscribe(const std::string &group) {
     const int id = genl_ctrl_resolve_grp(sock_.get(), MRC_FAMILY_NAME, group.c_str());
     if (id < 0)
         throw Failure("no multicast group \"" + group + "\" in the mrc family");
@@ -224,15 +223,13 @@ void Genl::subscribe(const std::string &group)
         throw Failure(std::string("cannot join \"") + group + "\": " + nl_geterror(rc));
 }
 
-void Genl::receive(const ReplyFn &on_message)
-{
+void Genl::receive(const ReplyFn &on_message) {
     CbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
     if (!cb)
         throw Failure("out of memory");
     State st;
     st.on_reply = &on_message;
-    nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, [](nl_msg *, void *) { return NL_OK; },
-              nullptr);
+    nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, any_seq, nullptr);
     nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &st);
     if (const int rc = nl_recvmsgs(sock_.get(), cb.get()); rc < 0 && !st.thrown)
         throw Failure(std::string("cannot read events: ") + nl_geterror(rc));

@@ -4,21 +4,20 @@
 
 namespace mrc::ctl {
 
-std::string_view KeywordLoop::next() { return args_.empty() ? std::string_view{} : args_.next(""); }
+std::string_view KeywordLoop::next() {
+    return args_.empty() ? std::string_view{} : args_.next("");
+}
 
-void KeywordLoop::once(std::string_view keyword)
-{
+void KeywordLoop::once(std::string_view keyword) {
     if (!seen_.emplace(keyword).second)
         throw UsageError(command_ + ": " + std::string(keyword) + " given twice");
 }
 
-void KeywordLoop::unknown(std::string_view keyword) const
-{
+void KeywordLoop::unknown(std::string_view keyword) const {
     throw UsageError(command_ + ": unknown keyword '" + std::string(keyword) + "'");
 }
 
-void KeywordLoop::require(std::string_view keyword, std::string_view value_name) const
-{
+void KeywordLoop::require(std::string_view keyword, std::string_view value_name) const {
     if (!seen(keyword))
         throw UsageError(command_ + ": missing " + std::string(keyword) + " " +
                          std::string(value_name));

@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     using namespace mrc::ctl;
     const std::vector<std::string> args(argv + 1, argv + argc);
     CommandLine cl;

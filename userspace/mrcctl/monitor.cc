@@ -24,8 +24,7 @@ namespace {
 
 class SignalFd {
 public:
-    SignalFd()
-    {
+    SignalFd() {
         sigset_t set;
         sigemptyset(&set);
         sigaddset(&set, SIGINT);
@@ -49,8 +48,7 @@ private:
 
 } // namespace
 
-void run_monitor(Genl &nl, const Options &opts)
-{
+void run_monitor(Genl &nl, const Options &opts) {
     const SignalFd sig;
     // Names of the devices, for the lines; refreshed when an unknown index shows up.
     std::map<std::uint32_t, std::string> names;

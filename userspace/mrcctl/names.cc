@@ -28,8 +28,7 @@ const Keywords ev_policy = {{"round-robin", MRC_EV_POLICY_ROUND_ROBIN},
                             {"weighted", MRC_EV_POLICY_WEIGHTED}};
 const Keywords up_down = {{"up", 1}, {"down", 0}};
 
-std::string mask_names(std::uint32_t mask, Keywords table)
-{
+std::string mask_names(std::uint32_t mask, Keywords table) {
     std::string out;
     for (const auto &[name, bit] : table) {
         if ((mask & bit) == 0)
@@ -42,8 +41,7 @@ std::string mask_names(std::uint32_t mask, Keywords table)
     return out.empty() ? "none" : out;
 }
 
-std::uint32_t parse_mask(std::string_view word, Keywords table, std::string_view what)
-{
+std::uint32_t parse_mask(std::string_view word, Keywords table, std::string_view what) {
     if (word == "none")
         return 0;
     std::uint32_t mask = 0;

@@ -10,14 +10,14 @@
 
 namespace mrc::ctl::names {
 
-extern const Keywords ev_state;       // good, assumed-bad, denied
-extern const Keywords ev_state_set;   // deny, allow (what `ev set` takes)
-extern const Keywords ev_reason;      // none, loss, timeout, probe, controller, plane
-extern const Keywords ev_fmt_mode;    // stev, srv6, udp
-extern const Keywords ev_mode;        // auto, exp, gen
-extern const Keywords profile_state;  // init, offline, online
-extern const Keywords ev_policy;      // round-robin, weighted
-extern const Keywords up_down;        // up, down
+extern const Keywords ev_state;      // good, assumed-bad, denied
+extern const Keywords ev_state_set;  // deny, allow (what `ev set` takes)
+extern const Keywords ev_reason;     // none, loss, timeout, probe, controller, plane
+extern const Keywords ev_fmt_mode;   // stev, srv6, udp
+extern const Keywords ev_mode;       // auto, exp, gen
+extern const Keywords profile_state; // init, offline, online
+extern const Keywords ev_policy;     // round-robin, weighted
+extern const Keywords up_down;       // up, down
 
 // The names of the bits set in MASK, joined by ','; "none" for 0.
 std::string mask_names(std::uint32_t mask, Keywords table);

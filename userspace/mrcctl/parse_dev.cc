@@ -11,8 +11,7 @@ namespace mrc::ctl {
 namespace {
 
 // dev show [DEV]
-Invocation dev_show(Args &args)
-{
+Invocation dev_show(Args &args) {
     Invocation inv = invocation(Action::DevShow, MRC_CMD_DEV_GET, true);
     if (!args.empty()) {
         inv.dev = parse_dev(args.next("DEV"));
@@ -27,8 +26,7 @@ Invocation dev_show(Args &args)
 constexpr std::array dev_commands{Command{"show", dev_show}, Command{"list", dev_show}};
 
 // plane show [dev DEV]: the planes from dev-get (the family has no plane-get).
-Invocation plane_show(Args &args)
-{
+Invocation plane_show(Args &args) {
     Invocation inv = invocation(Action::PlaneShow, MRC_CMD_DEV_GET, true);
     KeywordLoop kw(args, "plane show");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
@@ -42,10 +40,11 @@ Invocation plane_show(Args &args)
 
 // The plane attribute set has no device index: dev DEV is checked (it must exist) but cannot
 // be sent; see the report on the spec.
-std::uint32_t plane_id(std::string_view word) { return parse_u32(word, 1, 16, "plane id"); }
+std::uint32_t plane_id(std::string_view word) {
+    return parse_u32(word, 1, 16, "plane id");
+}
 
-std::uint32_t netdev_index(std::string_view name)
-{
+std::uint32_t netdev_index(std::string_view name) {
     if (name.empty() || name.size() >= IF_NAMESIZE)
         throw UsageError("invalid netdev '" + std::string(name) + "'");
     const unsigned int ifindex = if_nametoindex(std::string(name).c_str());
@@ -55,8 +54,7 @@ std::uint32_t netdev_index(std::string_view name)
 }
 
 // plane add dev DEV id N netdev IFNAME
-Invocation plane_add(Args &args)
-{
+Invocation plane_add(Args &args) {
     Invocation inv = invocation(Action::Change, MRC_CMD_PLANE_ADD, false);
     KeywordLoop kw(args, "plane add");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
@@ -79,8 +77,7 @@ Invocation plane_add(Args &args)
 }
 
 // plane del dev DEV id N
-Invocation plane_del(Args &args)
-{
+Invocation plane_del(Args &args) {
     Invocation inv = invocation(Action::Change, MRC_CMD_PLANE_DEL, false);
     KeywordLoop kw(args, "plane del");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
@@ -99,8 +96,7 @@ Invocation plane_del(Args &args)
 }
 
 // plane set dev DEV id N admin up|down
-Invocation plane_set(Args &args)
-{
+Invocation plane_set(Args &args) {
     Invocation inv = invocation(Action::Change, MRC_CMD_PLANE_SET, false);
     KeywordLoop kw(args, "plane set");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {

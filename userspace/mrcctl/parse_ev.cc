@@ -10,12 +10,11 @@ namespace mrc::ctl {
 namespace {
 
 // profile N and dst ADDR, shared by ev show, ev set and path show.
-bool take_path_key(KeywordLoop &kw, std::string_view k, Invocation &inv)
-{
+bool take_path_key(KeywordLoop &kw, std::string_view k, Invocation &inv) {
     if (k == "profile") {
         kw.once(k);
-        inv.request.add(Attr::u32(MRC_A_PATH_PROFILE_ID,
-                                  parse_u32(kw.value(k), 0, UINT32_MAX, "profile")));
+        inv.request.add(
+                Attr::u32(MRC_A_PATH_PROFILE_ID, parse_u32(kw.value(k), 0, UINT32_MAX, "profile")));
         return true;
     }
     if (k == "dst") {
@@ -27,8 +26,7 @@ bool take_path_key(KeywordLoop &kw, std::string_view k, Invocation &inv)
 }
 
 // ev show dev DEV [profile N] [dst ADDR] [state good|assumed-bad|denied]
-Invocation ev_show(Args &args)
-{
+Invocation ev_show(Args &args) {
     Invocation inv = invocation(Action::EvShow, MRC_CMD_PATH_GET, true);
     KeywordLoop kw(args, "ev show");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
@@ -46,8 +44,7 @@ Invocation ev_show(Args &args)
 }
 
 // ev set dev DEV [profile N] [dst ADDR] index I state deny|allow
-Invocation ev_set(Args &args)
-{
+Invocation ev_set(Args &args) {
     Invocation inv = invocation(Action::Change, MRC_CMD_EV_SET, false);
     KeywordLoop kw(args, "ev set");
     std::uint32_t index = 0;
@@ -70,8 +67,8 @@ Invocation ev_set(Args &args)
     kw.require("state", "deny|allow");
     if (!inv.request.find(MRC_A_PATH_PROFILE_ID))
         inv.request.add(Attr::u32(MRC_A_PATH_PROFILE_ID, 0));
-    inv.request.add(Attr::nest(MRC_A_PATH_EV, {Attr::u32(MRC_A_EV_INDEX, index),
-                                               Attr::u32(MRC_A_EV_STATE, state)}));
+    inv.request.add(Attr::nest(
+            MRC_A_PATH_EV, {Attr::u32(MRC_A_EV_INDEX, index), Attr::u32(MRC_A_EV_STATE, state)}));
     return inv;
 }
 
@@ -79,8 +76,7 @@ constexpr std::array ev_commands{Command{"show", ev_show}, Command{"list", ev_sh
                                  Command{"set", ev_set}};
 
 // path show dev DEV [profile N] [dst ADDR]
-Invocation path_show(Args &args)
-{
+Invocation path_show(Args &args) {
     Invocation inv = invocation(Action::PathShow, MRC_CMD_PATH_GET, true);
     KeywordLoop kw(args, "path show");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
@@ -96,8 +92,7 @@ Invocation path_show(Args &args)
 constexpr std::array path_commands{Command{"show", path_show}, Command{"list", path_show}};
 
 // stats qp dev DEV
-Invocation stats_qp(Args &args)
-{
+Invocation stats_qp(Args &args) {
     Invocation inv = invocation(Action::QpStats, MRC_CMD_QP_STATS_GET, true);
     KeywordLoop kw(args, "stats qp");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
@@ -112,8 +107,7 @@ Invocation stats_qp(Args &args)
 constexpr std::array stats_commands{Command{"qp", stats_qp}};
 
 // monitor
-Invocation monitor(Args &args)
-{
+Invocation monitor(Args &args) {
     if (!args.empty())
         throw UsageError("monitor: unexpected '" + std::string(args.peek()) + "'");
     return invocation(Action::Monitor, 0, false);

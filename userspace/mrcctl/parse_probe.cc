@@ -11,8 +11,7 @@ namespace {
 constexpr std::size_t probe_evs_max = 64;
 
 // probe dev DEV dst ADDR [profile N] index I[,I...] [timeout MS]
-Invocation probe(Args &args)
-{
+Invocation probe(Args &args) {
     Invocation inv = invocation(Action::Probe, MRC_CMD_PROBE, false);
     Request &r = inv.request;
     KeywordLoop kw(args, "probe");

@@ -11,13 +11,11 @@ namespace {
 
 constexpr std::size_t fields_max = MRC_FIELDS_MAX;
 
-std::uint32_t any_u32(std::string_view word, std::string_view what)
-{
+std::uint32_t any_u32(std::string_view word, std::string_view what) {
     return parse_u32(word, 0, UINT32_MAX, what);
 }
 
-void too_many_fields(const Request &r, std::uint16_t type, std::string_view command)
-{
+void too_many_fields(const Request &r, std::uint16_t type, std::string_view command) {
     if (count_attr(r.attrs, type) >= fields_max)
         throw UsageError(std::string(command) + ": more than 8 fields");
 }
@@ -26,8 +24,7 @@ void too_many_fields(const Request &r, std::uint16_t type, std::string_view comm
 
 enum class FmtCmd : std::uint8_t { New, Set, Show, Del };
 
-Invocation fmt_profile(Args &args, FmtCmd which)
-{
+Invocation fmt_profile(Args &args, FmtCmd which) {
     static constexpr std::array<std::string_view, 4> cmd_names{
             "ev-fmt-profile add", "ev-fmt-profile set", "ev-fmt-profile show",
             "ev-fmt-profile del"};
@@ -60,9 +57,8 @@ Invocation fmt_profile(Args &args, FmtCmd which)
                                       parse_keyword(kw.value(k), names::ev_fmt_mode, "mode")));
         } else if (k == "state" && which == FmtCmd::Set) {
             kw.once(k);
-            inv.request.add(
-                    Attr::u32(MRC_A_EV_FMT_PROFILE_STATE,
-                              parse_keyword(kw.value(k), names::profile_state, "state")));
+            inv.request.add(Attr::u32(MRC_A_EV_FMT_PROFILE_STATE,
+                                      parse_keyword(kw.value(k), names::profile_state, "state")));
         } else if (k == "width" && (which == FmtCmd::New || which == FmtCmd::Set)) {
             too_many_fields(inv.request, MRC_A_EV_FMT_PROFILE_FIELDS, name);
             const auto width = parse_u32(kw.value(k), 1, 32, "field width");
@@ -77,18 +73,25 @@ Invocation fmt_profile(Args &args, FmtCmd which)
         kw.require("id", "N");
     if (which == FmtCmd::New)
         kw.require("mode", "stev|srv6|udp");
-    if (which == FmtCmd::Set && !kw.seen("state") &&
-        !inv.request.find(MRC_A_EV_FMT_PROFILE_FIELDS))
+    if (which == FmtCmd::Set && !kw.seen("state") && !inv.request.find(MRC_A_EV_FMT_PROFILE_FIELDS))
         throw UsageError("ev-fmt-profile set: nothing to change (state or width)");
     if (which == FmtCmd::Show && kw.seen("id"))
         inv.request.dump = false;
     return inv;
 }
 
-Invocation fmt_add(Args &a) { return fmt_profile(a, FmtCmd::New); }
-Invocation fmt_set(Args &a) { return fmt_profile(a, FmtCmd::Set); }
-Invocation fmt_show(Args &a) { return fmt_profile(a, FmtCmd::Show); }
-Invocation fmt_del(Args &a) { return fmt_profile(a, FmtCmd::Del); }
+Invocation fmt_add(Args &a) {
+    return fmt_profile(a, FmtCmd::New);
+}
+Invocation fmt_set(Args &a) {
+    return fmt_profile(a, FmtCmd::Set);
+}
+Invocation fmt_show(Args &a) {
+    return fmt_profile(a, FmtCmd::Show);
+}
+Invocation fmt_del(Args &a) {
+    return fmt_profile(a, FmtCmd::Del);
+}
 
 constexpr std::array fmt_commands{Command{"add", fmt_add}, Command{"set", fmt_set},
                                   Command{"show", fmt_show}, Command{"list", fmt_show},
@@ -99,8 +102,7 @@ constexpr std::array fmt_commands{Command{"add", fmt_add}, Command{"set", fmt_se
 enum class ProfCmd : std::uint8_t { New, Set, Show, Del };
 
 // ev BYTES [plane P] [weight W]: one explicit EV, the next in the array.
-Attr explicit_ev(KeywordLoop &kw, std::uint32_t index)
-{
+Attr explicit_ev(KeywordLoop &kw, std::uint32_t index) {
     std::vector<Attr> ev{Attr::u32(MRC_A_EV_INDEX, index),
                          Attr::binary(MRC_A_EV_BYTES, parse_ev_bytes(kw.value("ev")))};
     Args &args = kw.args();
@@ -111,16 +113,15 @@ Attr explicit_ev(KeywordLoop &kw, std::uint32_t index)
         if (find_attr(ev, type))
             throw UsageError("ev " + std::to_string(index) + ": " + std::string(k) +
                              " given twice");
-        ev.push_back(Attr::u8(type, static_cast<std::uint8_t>(
-                                            plane ? parse_u32(kw.value(k), 1, 16, "plane")
-                                                  : parse_u32(kw.value(k), 1, 255, "weight"))));
+        ev.push_back(Attr::u8(
+                type, static_cast<std::uint8_t>(plane ? parse_u32(kw.value(k), 1, 16, "plane")
+                                                      : parse_u32(kw.value(k), 1, 255, "weight"))));
     }
     return Attr::nest(MRC_A_EV_PROFILE_EVS, std::move(ev));
 }
 
 // field width W [init I] [min I] [max I] [mask I]
-Attr generated_field(KeywordLoop &kw)
-{
+Attr generated_field(KeywordLoop &kw) {
     Args &args = kw.args();
     if (args.next("field width") != "width")
         throw UsageError("field: expected 'width W' first");
@@ -146,8 +147,7 @@ Attr generated_field(KeywordLoop &kw)
     return Attr::nest(MRC_A_EV_PROFILE_FIELDS, std::move(f));
 }
 
-void check_profile_shape(const Invocation &inv, ProfCmd which)
-{
+void check_profile_shape(const Invocation &inv, ProfCmd which) {
     const Request &r = inv.request;
     const std::size_t evs = count_attr(r.attrs, MRC_A_EV_PROFILE_EVS);
     const std::size_t fields = count_attr(r.attrs, MRC_A_EV_PROFILE_FIELDS);
@@ -168,10 +168,9 @@ void check_profile_shape(const Invocation &inv, ProfCmd which)
         throw UsageError("ev-profile add: mode auto takes neither ev nor field");
 }
 
-Invocation ev_profile(Args &args, ProfCmd which)
-{
-    static constexpr std::array<std::string_view, 4> cmd_names{
-            "ev-profile add", "ev-profile set", "ev-profile show", "ev-profile del"};
+Invocation ev_profile(Args &args, ProfCmd which) {
+    static constexpr std::array<std::string_view, 4> cmd_names{"ev-profile add", "ev-profile set",
+                                                               "ev-profile show", "ev-profile del"};
     const std::string_view name = cmd_names.at(static_cast<std::size_t>(which));
     Invocation inv;
     switch (which) {
@@ -249,10 +248,18 @@ Invocation ev_profile(Args &args, ProfCmd which)
     return inv;
 }
 
-Invocation prof_add(Args &a) { return ev_profile(a, ProfCmd::New); }
-Invocation prof_set(Args &a) { return ev_profile(a, ProfCmd::Set); }
-Invocation prof_show(Args &a) { return ev_profile(a, ProfCmd::Show); }
-Invocation prof_del(Args &a) { return ev_profile(a, ProfCmd::Del); }
+Invocation prof_add(Args &a) {
+    return ev_profile(a, ProfCmd::New);
+}
+Invocation prof_set(Args &a) {
+    return ev_profile(a, ProfCmd::Set);
+}
+Invocation prof_show(Args &a) {
+    return ev_profile(a, ProfCmd::Show);
+}
+Invocation prof_del(Args &a) {
+    return ev_profile(a, ProfCmd::Del);
+}
 
 constexpr std::array prof_commands{Command{"add", prof_add}, Command{"set", prof_set},
                                    Command{"show", prof_show}, Command{"list", prof_show},

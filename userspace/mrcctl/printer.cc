@@ -7,8 +7,7 @@
 
 namespace mrc::ctl {
 
-std::string json_quote(std::string_view s)
-{
+std::string json_quote(std::string_view s) {
     static constexpr std::string_view hex = "0123456789abcdef";
     std::string out = "\"";
     for (const char ch : s) {
@@ -49,8 +48,7 @@ std::string json_quote(std::string_view s)
     return out;
 }
 
-std::string Value::json() const
-{
+std::string Value::json() const {
     struct Visit {
         std::string operator()(std::monostate /*unused*/) const { return "null"; }
         std::string operator()(std::uint64_t v) const { return std::to_string(v); }
@@ -61,8 +59,7 @@ std::string Value::json() const
     return std::visit(Visit{}, v_);
 }
 
-std::string Value::text() const
-{
+std::string Value::text() const {
     if (const auto *s = std::get_if<std::string>(&v_))
         return *s;
     if (std::holds_alternative<std::monostate>(v_))
@@ -70,12 +67,10 @@ std::string Value::text() const
     return json();
 }
 
-Printer::Printer(std::ostream &out, bool json, bool pretty) : out_(out), json_(json), pretty_(pretty)
-{
-}
+Printer::Printer(std::ostream &out, bool json, bool pretty)
+    : out_(out), json_(json), pretty_(pretty) {}
 
-void Printer::json_member(std::string_view key)
-{
+void Printer::json_member(std::string_view key) {
     if (stack_.empty())
         return;
     Level &top = stack_.back();
@@ -87,8 +82,7 @@ void Printer::json_member(std::string_view key)
         out_ << json_quote(key) << (pretty_ ? ": " : ":");
 }
 
-void Printer::begin_array(std::string_view key)
-{
+void Printer::begin_array(std::string_view key) {
     if (!json_)
         return;
     json_member(key);
@@ -96,8 +90,7 @@ void Printer::begin_array(std::string_view key)
     stack_.push_back({.array = true, .members = 0});
 }
 
-void Printer::begin_object(std::string_view key)
-{
+void Printer::begin_object(std::string_view key) {
     if (!json_)
         return;
     json_member(key);
@@ -105,8 +98,7 @@ void Printer::begin_object(std::string_view key)
     stack_.push_back({.array = false, .members = 0});
 }
 
-void Printer::end_array()
-{
+void Printer::end_array() {
     if (!json_ || stack_.empty())
         return;
     const bool had = stack_.back().members > 0;
@@ -116,8 +108,7 @@ void Printer::end_array()
     out_ << ']';
 }
 
-void Printer::end_object()
-{
+void Printer::end_object() {
     if (!json_ || stack_.empty())
         return;
     const bool had = stack_.back().members > 0;
@@ -127,15 +118,13 @@ void Printer::end_object()
     out_ << '}';
 }
 
-void Printer::text_item(std::string_view s)
-{
+void Printer::text_item(std::string_view s) {
     if (!line_.empty() && line_.back() != ' ')
         line_ += ' ';
     line_ += s;
 }
 
-void Printer::field(std::string_view key, const Value &v, std::optional<std::string_view> text)
-{
+void Printer::field(std::string_view key, const Value &v, std::optional<std::string_view> text) {
     if (json_) {
         json_member(key);
         out_ << v.json();
@@ -145,8 +134,7 @@ void Printer::field(std::string_view key, const Value &v, std::optional<std::str
 }
 
 void Printer::cell(std::string_view key, const Value &v, int width,
-                   std::optional<std::string_view> text)
-{
+                   std::optional<std::string_view> text) {
     if (json_) {
         json_member(key);
         out_ << v.json();
@@ -158,14 +146,12 @@ void Printer::cell(std::string_view key, const Value &v, int width,
     text_item(s);
 }
 
-void Printer::text(std::string_view s)
-{
+void Printer::text(std::string_view s) {
     if (!json_)
         text_item(s);
 }
 
-void Printer::end_line()
-{
+void Printer::end_line() {
     if (json_)
         return;
     while (!line_.empty() && line_.back() == ' ')
@@ -174,8 +160,7 @@ void Printer::end_line()
     line_.clear();
 }
 
-void Printer::finish()
-{
+void Printer::finish() {
     if (json_) {
         while (!stack_.empty()) {
             if (stack_.back().array)

@@ -19,13 +19,13 @@ namespace mrc::ctl {
 // A JSON scalar.
 class Value {
 public:
-    Value(std::uint64_t v) : v_(v) {} // NOLINT(google-explicit-constructor)
-    Value(std::uint32_t v) : v_(std::uint64_t{v}) {} // NOLINT(google-explicit-constructor)
-    Value(std::int64_t v) : v_(v) {}                 // NOLINT(google-explicit-constructor)
-    Value(std::string v) : v_(std::move(v)) {}       // NOLINT(google-explicit-constructor)
+    Value(std::uint64_t v) : v_(v) {}                 // NOLINT(google-explicit-constructor)
+    Value(std::uint32_t v) : v_(std::uint64_t{v}) {}  // NOLINT(google-explicit-constructor)
+    Value(std::int64_t v) : v_(v) {}                  // NOLINT(google-explicit-constructor)
+    Value(std::string v) : v_(std::move(v)) {}        // NOLINT(google-explicit-constructor)
     Value(std::string_view v) : v_(std::string(v)) {} // NOLINT(google-explicit-constructor)
-    Value(const char *v) : v_(std::string(v)) {}     // NOLINT(google-explicit-constructor)
-    Value(bool v) : v_(v) {}                         // NOLINT(google-explicit-constructor)
+    Value(const char *v) : v_(std::string(v)) {}      // NOLINT(google-explicit-constructor)
+    Value(bool v) : v_(v) {}                          // NOLINT(google-explicit-constructor)
     static Value null() { return Value(std::monostate{}); }
 
     [[nodiscard]] std::string json() const;

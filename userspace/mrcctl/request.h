@@ -22,19 +22,20 @@ struct Attr {
     std::vector<Attr> nested;       // Nest
 
     static Attr u8(std::uint16_t type, std::uint8_t v) { return {type, Kind::U8, v, {}, {}, {}}; }
-    static Attr u32(std::uint16_t type, std::uint32_t v) { return {type, Kind::U32, v, {}, {}, {}}; }
-    static Attr u64(std::uint16_t type, std::uint64_t v) { return {type, Kind::U64, v, {}, {}, {}}; }
-    static Attr binary(std::uint16_t type, std::span<const std::uint8_t> v)
-    {
+    static Attr u32(std::uint16_t type, std::uint32_t v) {
+        return {type, Kind::U32, v, {}, {}, {}};
+    }
+    static Attr u64(std::uint16_t type, std::uint64_t v) {
+        return {type, Kind::U64, v, {}, {}, {}};
+    }
+    static Attr binary(std::uint16_t type, std::span<const std::uint8_t> v) {
         return {type, Kind::Binary, 0, {v.begin(), v.end()}, {}, {}};
     }
-    static Attr string(std::uint16_t type, std::string v)
-    {
+    static Attr string(std::uint16_t type, std::string v) {
         return {type, Kind::String, 0, {}, std::move(v), {}};
     }
     static Attr flag(std::uint16_t type) { return {type, Kind::Flag, 0, {}, {}, {}}; }
-    static Attr nest(std::uint16_t type, std::vector<Attr> inner)
-    {
+    static Attr nest(std::uint16_t type, std::vector<Attr> inner) {
         return {type, Kind::Nest, 0, {}, {}, std::move(inner)};
     }
 };

@@ -15,16 +15,14 @@ namespace mrc::ctl {
 
 namespace {
 
-std::uint64_t monotonic_ns()
-{
+std::uint64_t monotonic_ns() {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
            static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-const DevInfo &resolve(const std::vector<DevInfo> &devs, const DevRef &ref)
-{
+const DevInfo &resolve(const std::vector<DevInfo> &devs, const DevRef &ref) {
     const auto it = std::ranges::find_if(devs, [&ref](const DevInfo &d) {
         return ref.name.empty() ? d.index == ref.index : d.name == ref.name;
     });
@@ -35,8 +33,7 @@ const DevInfo &resolve(const std::vector<DevInfo> &devs, const DevRef &ref)
 }
 
 template <typename T, typename Decode>
-std::vector<T> collect(Genl &nl, const Request &req, std::uint8_t cmd, Decode decode)
-{
+std::vector<T> collect(Genl &nl, const Request &req, std::uint8_t cmd, Decode decode) {
     std::vector<T> out;
     nl.transact(req, [&](const Reply &r) {
         if (r.cmd == cmd || r.cmd == 0)
@@ -46,29 +43,27 @@ std::vector<T> collect(Genl &nl, const Request &req, std::uint8_t cmd, Decode de
 }
 
 // The rows of a path-get dump that match the request's filters (the kernel filters too).
-std::vector<PathEv> path_rows(Genl &nl, const Request &req, std::optional<std::uint32_t> state)
-{
+std::vector<PathEv> path_rows(Genl &nl, const Request &req, std::optional<std::uint32_t> state) {
     auto rows = collect<PathEv>(nl, req, MRC_CMD_PATH_GET, decode_path_ev);
     const Attr *dev = req.find(MRC_A_PATH_DEV_INDEX);
     const Attr *profile = req.find(MRC_A_PATH_PROFILE_ID);
     const Attr *dst = req.find(MRC_A_PATH_DST);
     std::erase_if(rows, [&](const PathEv &r) {
-        return (dev && r.dev_index != dev->num) || (profile && r.profile_id != profile->num) ||
-               (dst && r.dst != dst->data) || (state && r.ev.state != *state);
+        return (dev != nullptr && r.dev_index != dev->num) ||
+               (profile != nullptr && r.profile_id != profile->num) ||
+               (dst != nullptr && r.dst != dst->data) || (state && r.ev.state != *state);
     });
     return rows;
 }
 
 } // namespace
 
-std::vector<DevInfo> list_devs(Genl &nl)
-{
+std::vector<DevInfo> list_devs(Genl &nl) {
     Request req{.cmd = MRC_CMD_DEV_GET, .dump = true, .attrs = {}};
     return collect<DevInfo>(nl, req, MRC_CMD_DEV_GET, decode_dev);
 }
 
-void run(const CommandLine &cl)
-{
+void run(const CommandLine &cl) {
     const Invocation &inv = cl.invocation;
     Genl nl;
     if (inv.action == Action::Monitor) {
@@ -103,8 +98,7 @@ void run(const CommandLine &cl)
                 p, collect<FmtProfile>(nl, req, MRC_CMD_EV_FMT_PROFILE_GET, decode_fmt_profile));
         break;
     case Action::ProfileShow:
-        show_ev_profiles(
-                p, collect<EvProfile>(nl, req, MRC_CMD_EV_PROFILE_GET, decode_ev_profile));
+        show_ev_profiles(p, collect<EvProfile>(nl, req, MRC_CMD_EV_PROFILE_GET, decode_ev_profile));
         break;
     case Action::Probe:
         for (const ProbeReply &r : collect<ProbeReply>(nl, req, MRC_CMD_PROBE, decode_probe))

@@ -14,8 +14,7 @@
 
 namespace mrc::ctl {
 
-std::string hex_bytes(std::span<const std::uint8_t> bytes)
-{
+std::string hex_bytes(std::span<const std::uint8_t> bytes) {
     static constexpr std::string_view digits = "0123456789abcdef";
     std::string out;
     for (const std::uint8_t b : bytes) {
@@ -25,8 +24,7 @@ std::string hex_bytes(std::span<const std::uint8_t> bytes)
     return out;
 }
 
-std::string ev_bytes_text(std::span<const std::uint8_t> bytes)
-{
+std::string ev_bytes_text(std::span<const std::uint8_t> bytes) {
     if (bytes.empty())
         return "-";
     if (bytes.size() > 8)
@@ -37,8 +35,7 @@ std::string ev_bytes_text(std::span<const std::uint8_t> bytes)
     return std::to_string(v);
 }
 
-std::string duration_text(std::uint64_t ns)
-{
+std::string duration_text(std::uint64_t ns) {
     if (ns == 0)
         return "-";
     struct Unit {
@@ -61,8 +58,7 @@ std::string duration_text(std::uint64_t ns)
 
 namespace {
 
-void show_plane(Printer &p, const PlaneInfo &pl)
-{
+void show_plane(Printer &p, const PlaneInfo &pl) {
     p.field("plane", pl.id);
     if (!pl.ifname.empty())
         p.field("ifname", pl.ifname);
@@ -72,8 +68,7 @@ void show_plane(Printer &p, const PlaneInfo &pl)
         p.field("admin", std::string_view(*pl.admin_up ? "up" : "down"));
 }
 
-void optional_field(Printer &p, std::string_view key, std::optional<std::uint32_t> v)
-{
+void optional_field(Printer &p, std::string_view key, std::optional<std::uint32_t> v) {
     if (v)
         p.field(key, *v);
 }
@@ -97,8 +92,7 @@ constexpr std::array<Column, 13> ev_columns{{{"dst", "dst", 24},
                                              {"changed_ns", "changed", 8},
                                              {"weight", "weight", 6}}};
 
-void heading(Printer &p, std::span<const Column> columns)
-{
+void heading(Printer &p, std::span<const Column> columns) {
     for (const Column &c : columns) {
         std::string h(c.heading);
         h.append(static_cast<std::size_t>(c.width) > h.size()
@@ -112,8 +106,7 @@ void heading(Printer &p, std::span<const Column> columns)
 
 } // namespace
 
-void show_devs(Printer &p, std::span<const DevInfo> devs)
-{
+void show_devs(Printer &p, std::span<const DevInfo> devs) {
     p.begin_array();
     for (const DevInfo &d : devs) {
         p.begin_object();
@@ -129,7 +122,7 @@ void show_devs(Printer &p, std::span<const DevInfo> devs)
         p.begin_array("planes");
         for (const PlaneInfo &pl : d.planes) {
             p.begin_object();
-            p.text("   ");
+            p.text("    ");
             show_plane(p, pl);
             p.end_object();
             p.end_line();
@@ -141,8 +134,7 @@ void show_devs(Printer &p, std::span<const DevInfo> devs)
     p.finish();
 }
 
-void show_planes(Printer &p, std::span<const DevInfo> devs)
-{
+void show_planes(Printer &p, std::span<const DevInfo> devs) {
     p.begin_array();
     for (const DevInfo &d : devs) {
         for (const PlaneInfo &pl : d.planes) {
@@ -157,8 +149,7 @@ void show_planes(Printer &p, std::span<const DevInfo> devs)
     p.finish();
 }
 
-void show_evs(Printer &p, std::span<const PathEv> evs, std::uint64_t now_ns)
-{
+void show_evs(Printer &p, std::span<const PathEv> evs, std::uint64_t now_ns) {
     const auto &c = ev_columns;
     heading(p, c);
     p.begin_array();
@@ -170,8 +161,8 @@ void show_evs(Printer &p, std::span<const PathEv> evs, std::uint64_t now_ns)
         p.cell(c[2].key, ev.index, c[2].width);
         p.cell(c[3].key, hex_bytes(ev.bytes), c[3].width, ev_bytes_text(ev.bytes));
         p.cell(c[4].key, ev.plane ? Value(*ev.plane) : Value::null(), c[4].width);
-        p.cell(c[5].key, names::keyword_name(ev.state, names::ev_state), c[5].width);
-        p.cell(c[6].key, names::keyword_name(ev.reason, names::ev_reason), c[6].width);
+        p.cell(c[5].key, keyword_name(ev.state, names::ev_state), c[5].width);
+        p.cell(c[6].key, keyword_name(ev.reason, names::ev_reason), c[6].width);
         p.cell(c[7].key, ev.packets, c[7].width);
         p.cell(c[8].key, ev.acked, c[8].width);
         p.cell(c[9].key, ev.losses, c[9].width);
@@ -188,8 +179,7 @@ void show_evs(Printer &p, std::span<const PathEv> evs, std::uint64_t now_ns)
     p.finish();
 }
 
-void show_paths(Printer &p, std::span<const PathEv> evs)
-{
+void show_paths(Printer &p, std::span<const PathEv> evs) {
     struct Set {
         std::uint32_t good = 0, total = 0;
     };
@@ -220,8 +210,7 @@ void show_paths(Printer &p, std::span<const PathEv> evs)
     p.finish();
 }
 
-void show_qp_stats(Printer &p, std::span<const QpStats> qps)
-{
+void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
     p.begin_array();
     for (const QpStats &q : qps) {
         p.begin_object();
@@ -237,8 +226,7 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps)
     p.finish();
 }
 
-void show_event(Printer &p, const EvEvent &e, std::string_view dev_name)
-{
+void show_event(Printer &p, const EvEvent &e, std::string_view dev_name) {
     p.begin_object();
     p.field("time_ns", e.time_ns);
     p.field("dev_index", e.dev_index);
@@ -247,23 +235,22 @@ void show_event(Printer &p, const EvEvent &e, std::string_view dev_name)
     p.field("profile", e.profile_id);
     p.field("dst", format_addr(e.dst));
     p.field("index", e.ev_index);
-    const std::string from = names::keyword_name(e.from, names::ev_state);
-    const std::string to = names::keyword_name(e.to, names::ev_state);
+    const std::string from = keyword_name(e.from, names::ev_state);
+    const std::string to = keyword_name(e.to, names::ev_state);
     p.field("from", from, from + " ->");
     p.field("to", to, to);
-    p.field("reason", names::keyword_name(e.reason, names::ev_reason));
+    p.field("reason", keyword_name(e.reason, names::ev_reason));
     p.end_object();
     p.finish();
 }
 
-void show_fmt_profiles(Printer &p, std::span<const FmtProfile> profiles)
-{
+void show_fmt_profiles(Printer &p, std::span<const FmtProfile> profiles) {
     p.begin_array();
     for (const FmtProfile &f : profiles) {
         p.begin_object();
         p.field("id", f.id);
-        p.field("mode", names::keyword_name(f.mode, names::ev_fmt_mode));
-        p.field("state", names::keyword_name(f.state, names::profile_state));
+        p.field("mode", keyword_name(f.mode, names::ev_fmt_mode));
+        p.field("state", keyword_name(f.state, names::profile_state));
         p.begin_array("widths");
         for (const std::uint32_t w : f.widths)
             p.field("width", w);
@@ -275,19 +262,18 @@ void show_fmt_profiles(Printer &p, std::span<const FmtProfile> profiles)
     p.finish();
 }
 
-void show_ev_profiles(Printer &p, std::span<const EvProfile> profiles)
-{
+void show_ev_profiles(Printer &p, std::span<const EvProfile> profiles) {
     p.begin_array();
     for (const EvProfile &e : profiles) {
         p.begin_object();
         p.field("id", e.id);
-        p.field("mode", names::keyword_name(e.mode, names::ev_mode));
+        p.field("mode", keyword_name(e.mode, names::ev_mode));
         p.field("fmt", e.fmt_id);
-        p.field("state", names::keyword_name(e.state, names::profile_state));
+        p.field("state", keyword_name(e.state, names::profile_state));
         p.field("count", e.count);
         p.field("min_active", e.min_active);
         p.field("event_mask", names::mask_names(e.event_mask, names::ev_state));
-        p.field("policy", names::keyword_name(e.policy, names::ev_policy));
+        p.field("policy", keyword_name(e.policy, names::ev_policy));
         p.begin_array("fields");
         for (const EvField &f : e.fields) {
             p.begin_object();
@@ -306,8 +292,7 @@ void show_ev_profiles(Printer &p, std::span<const EvProfile> profiles)
     p.finish();
 }
 
-void show_probe(Printer &p, const ProbeReply &r)
-{
+void show_probe(Printer &p, const ProbeReply &r) {
     p.begin_array();
     for (const ProbeResult &res : r.results) {
         p.begin_object();

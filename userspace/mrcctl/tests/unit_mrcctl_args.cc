@@ -12,8 +12,7 @@ namespace mrc::ctl {
 namespace {
 
 // The message of the UsageError FN throws ("" when it throws none).
-template <typename Fn> std::string refusal(Fn fn)
-{
+template <typename Fn> std::string refusal(Fn fn) {
     try {
         fn();
     } catch (const UsageError &e) {
@@ -22,8 +21,7 @@ template <typename Fn> std::string refusal(Fn fn)
     return "";
 }
 
-TEST(parse_number, decimal_and_hex)
-{
+TEST(parse_number, decimal_and_hex) {
     EXPECT_EQ(parse_number("0", 0, 10, "n"), 0U);
     EXPECT_EQ(parse_number("10", 0, 10, "n"), 10U);
     EXPECT_EQ(parse_number("0x1f", 0, 100, "n"), 31U);
@@ -31,8 +29,7 @@ TEST(parse_number, decimal_and_hex)
     EXPECT_EQ(parse_u32("4294967295", 0, UINT32_MAX, "n"), UINT32_MAX);
 }
 
-TEST(parse_number, range_is_inclusive)
-{
+TEST(parse_number, range_is_inclusive) {
     EXPECT_EQ(refusal([] { parse_number("11", 0, 10, "profile"); }),
               "profile '11' out of range: expected profile from 0 to 10");
     EXPECT_EQ(refusal([] { parse_number("0", 1, 10, "id"); }),
@@ -42,23 +39,19 @@ TEST(parse_number, range_is_inclusive)
     EXPECT_NE(refusal([] { parse_number("99999999999999999999999", 0, UINT64_MAX, "n"); }), "");
 }
 
-TEST(parse_number, refuses_what_is_not_a_number)
-{
+TEST(parse_number, refuses_what_is_not_a_number) {
     for (const char *w : {"", "-1", "+1", "1x", "x1", "0x", " 1", "1 ", "1.0", "0x1g"})
-        EXPECT_EQ(refusal([w] { parse_number(w, 0, 100, "n"); }).rfind("invalid n '", 0), 0U)
-                << w;
+        EXPECT_EQ(refusal([w] { parse_number(w, 0, 100, "n"); }).rfind("invalid n '", 0), 0U) << w;
 }
 
-TEST(parse_ev_bytes, hex_most_significant_first)
-{
+TEST(parse_ev_bytes, hex_most_significant_first) {
     EXPECT_EQ(parse_ev_bytes("c000"), (std::vector<std::uint8_t>{0xc0, 0x00}));
     EXPECT_EQ(parse_ev_bytes("0xC0A8"), (std::vector<std::uint8_t>{0xc0, 0xa8}));
     EXPECT_EQ(parse_ev_bytes("01:02:ff"), (std::vector<std::uint8_t>{1, 2, 0xff}));
     EXPECT_EQ(parse_ev_bytes(std::string(64, 'a')).size(), 32U);
 }
 
-TEST(parse_ev_bytes, refusals)
-{
+TEST(parse_ev_bytes, refusals) {
     EXPECT_EQ(refusal([] { parse_ev_bytes(std::string(66, 'a')); }),
               "invalid EV bytes '" + std::string(66, 'a') + "': more than 32 bytes");
     EXPECT_EQ(refusal([] { parse_ev_bytes("abc"); }),
@@ -73,8 +66,7 @@ TEST(parse_ev_bytes, refusals)
     EXPECT_NE(refusal([] { parse_ev_bytes("0g"); }), "");
 }
 
-TEST(parse_addr, ipv6_to_16_bytes)
-{
+TEST(parse_addr, ipv6_to_16_bytes) {
     const Addr16 a = parse_addr("2001:db8:a::1");
     const Addr16 want{0x20, 0x01, 0x0d, 0xb8, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
     EXPECT_EQ(a, want);
@@ -82,8 +74,7 @@ TEST(parse_addr, ipv6_to_16_bytes)
     EXPECT_EQ(parse_addr("::"), Addr16{});
 }
 
-TEST(parse_addr, ipv4_is_mapped)
-{
+TEST(parse_addr, ipv4_is_mapped) {
     const Addr16 a = parse_addr("10.11.0.2");
     const Addr16 want{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 11, 0, 2};
     EXPECT_EQ(a, want);
@@ -91,22 +82,20 @@ TEST(parse_addr, ipv4_is_mapped)
     EXPECT_EQ(parse_addr("::ffff:10.11.0.2"), want);
 }
 
-TEST(parse_addr, refusals)
-{
-    for (const char *w : {"", "10.11.0", "10.11.0.256", "2001:db8::g", "host", "1.2.3.4/24",
-                          "2001:db8:::1"})
+TEST(parse_addr, refusals) {
+    for (const char *w :
+         {"", "10.11.0", "10.11.0.256", "2001:db8::g", "host", "1.2.3.4/24", "2001:db8:::1"}) {
         EXPECT_EQ(refusal([w] { parse_addr(w); }),
                   "invalid address '" + std::string(w) + "': expected IPv6 or IPv4")
                 << w;
+    }
 }
 
-TEST(format_addr, wrong_length)
-{
+TEST(format_addr, wrong_length) {
     EXPECT_EQ(format_addr(std::vector<std::uint8_t>{1, 2, 3, 4}), "?");
 }
 
-TEST(parse_keyword, states)
-{
+TEST(parse_keyword, states) {
     EXPECT_EQ(parse_keyword("good", names::ev_state, "state"), MRC_EV_STATE_GOOD);
     EXPECT_EQ(parse_keyword("assumed-bad", names::ev_state, "state"), MRC_EV_STATE_ASSUMED_BAD);
     EXPECT_EQ(parse_keyword("denied", names::ev_state, "state"), MRC_EV_STATE_DENIED);
@@ -116,8 +105,7 @@ TEST(parse_keyword, states)
     EXPECT_EQ(keyword_name(99, names::ev_state), "unknown(99)");
 }
 
-TEST(names, masks)
-{
+TEST(names, masks) {
     EXPECT_EQ(names::mask_names(0, names::ev_state), "none");
     EXPECT_EQ(names::mask_names(MRC_EV_STATE_GOOD | MRC_EV_STATE_DENIED, names::ev_state),
               "good,denied");
@@ -128,8 +116,7 @@ TEST(names, masks)
     EXPECT_NE(refusal([] { names::parse_mask("good,", names::ev_state, "m"); }), "");
 }
 
-TEST(parse_dev, name_or_index)
-{
+TEST(parse_dev, name_or_index) {
     EXPECT_EQ(parse_dev("mrc0").name, "mrc0");
     const DevRef r = parse_dev("3");
     EXPECT_TRUE(r.name.empty());
@@ -140,8 +127,7 @@ TEST(parse_dev, name_or_index)
     EXPECT_NE(refusal([] { parse_dev("99999999999"); }), "");
 }
 
-TEST(Args, cursor)
-{
+TEST(Args, cursor) {
     const std::vector<std::string> w{"dev", "mrc0"};
     Args a(w);
     EXPECT_EQ(a.peek(), "dev");

@@ -10,8 +10,7 @@
 namespace mrc::ctl {
 namespace {
 
-std::vector<std::string> words(std::string_view line)
-{
+std::vector<std::string> words(std::string_view line) {
     std::vector<std::string> out;
     std::size_t i = 0;
     while (i < line.size()) {
@@ -24,16 +23,16 @@ std::vector<std::string> words(std::string_view line)
     return out;
 }
 
-CommandLine parse(std::string_view line)
-{
+CommandLine parse(std::string_view line) {
     const auto w = words(line);
     return parse_command_line(w);
 }
 
-Invocation inv(std::string_view line) { return parse(line).invocation; }
+Invocation inv(std::string_view line) {
+    return parse(line).invocation;
+}
 
-std::string refusal(std::string_view line)
-{
+std::string refusal(std::string_view line) {
     try {
         parse(line);
     } catch (const UsageError &e) {
@@ -42,8 +41,7 @@ std::string refusal(std::string_view line)
     return "";
 }
 
-TEST(options, json_pretty_help)
-{
+TEST(options, json_pretty_help) {
     EXPECT_TRUE(parse("-j dev show").options.json);
     EXPECT_FALSE(parse("dev show").options.json);
     EXPECT_TRUE(parse("-j -p dev show").options.pretty);
@@ -55,16 +53,14 @@ TEST(options, json_pretty_help)
     EXPECT_EQ(refusal("-j"), "missing OBJECT (try 'mrcctl help')");
 }
 
-TEST(objects, unknown_object_and_command)
-{
+TEST(objects, unknown_object_and_command) {
     EXPECT_EQ(refusal("frob"), "unknown object 'frob' (try 'mrcctl help')");
     EXPECT_EQ(refusal("ev frob"), "ev: unknown command 'frob'");
     EXPECT_EQ(refusal("ev"), "ev: missing command (try 'mrcctl ev help')");
     EXPECT_EQ(refusal("stats frob"), "stats: unknown command 'frob'");
 }
 
-TEST(objects, help_per_object)
-{
+TEST(objects, help_per_object) {
     for (const char *o : {"dev", "plane", "ev", "path", "stats", "monitor", "ev-fmt-profile",
                           "ev-profile", "probe"}) {
         const Invocation h = inv(std::string(o) + " help");
@@ -75,8 +71,7 @@ TEST(objects, help_per_object)
     EXPECT_EQ(inv("ev show help").action, Action::Help);
 }
 
-TEST(dev, show)
-{
+TEST(dev, show) {
     const Invocation all = inv("dev show");
     EXPECT_EQ(all.action, Action::DevShow);
     EXPECT_EQ(all.request.cmd, MRC_CMD_DEV_GET);
@@ -92,8 +87,7 @@ TEST(dev, show)
     EXPECT_EQ(refusal("dev show mrc0 extra"), "dev show: unexpected 'extra'");
 }
 
-TEST(ev, show)
-{
+TEST(ev, show) {
     const Invocation i = inv("ev show dev mrc0 profile 3 dst 10.0.0.1 state denied");
     EXPECT_EQ(i.action, Action::EvShow);
     EXPECT_EQ(i.request.cmd, MRC_CMD_PATH_GET);
@@ -110,8 +104,7 @@ TEST(ev, show)
     EXPECT_FALSE(plain.state_filter);
 }
 
-TEST(ev, show_refusals)
-{
+TEST(ev, show_refusals) {
     EXPECT_EQ(refusal("ev show"), "ev show: missing dev DEV");
     EXPECT_EQ(refusal("ev show dev"), "missing value after 'dev'");
     EXPECT_EQ(refusal("ev show dev mrc0 dev mrc1"), "ev show: dev given twice");
@@ -124,8 +117,7 @@ TEST(ev, show_refusals)
               "invalid address '300.1.1.1': expected IPv6 or IPv4");
 }
 
-TEST(ev, set)
-{
+TEST(ev, set) {
     const Invocation i = inv("ev set dev mrc0 dst 2001:db8::1 index 255 state deny");
     EXPECT_EQ(i.action, Action::Change);
     EXPECT_EQ(i.request.cmd, MRC_CMD_EV_SET);
@@ -146,8 +138,7 @@ TEST(ev, set)
     EXPECT_EQ(inv("ev set dev mrc0 index 4095 state deny").action, Action::Change);
 }
 
-TEST(ev, set_refusals)
-{
+TEST(ev, set_refusals) {
     EXPECT_EQ(refusal("ev set dev mrc0 state deny"), "ev set: missing index I");
     EXPECT_EQ(refusal("ev set dev mrc0 index 1"), "ev set: missing state deny|allow");
     EXPECT_EQ(refusal("ev set index 1 state deny"), "ev set: missing dev DEV");
@@ -160,8 +151,7 @@ TEST(ev, set_refusals)
               "invalid EV index 'x': expected EV index from 0 to 4095");
 }
 
-TEST(path, show)
-{
+TEST(path, show) {
     const Invocation i = inv("path show dev mrc0");
     EXPECT_EQ(i.action, Action::PathShow);
     EXPECT_EQ(i.request.cmd, MRC_CMD_PATH_GET);
@@ -170,8 +160,7 @@ TEST(path, show)
     EXPECT_EQ(refusal("path show dev mrc0 state good"), "path show: unknown keyword 'state'");
 }
 
-TEST(stats, qp)
-{
+TEST(stats, qp) {
     const Invocation i = inv("stats qp dev mrc0");
     EXPECT_EQ(i.action, Action::QpStats);
     EXPECT_EQ(i.request.cmd, MRC_CMD_QP_STATS_GET);
@@ -179,15 +168,13 @@ TEST(stats, qp)
     EXPECT_EQ(refusal("stats qp"), "stats qp: missing dev DEV");
 }
 
-TEST(monitor, takes_no_arguments)
-{
+TEST(monitor, takes_no_arguments) {
     EXPECT_EQ(inv("monitor").action, Action::Monitor);
     EXPECT_EQ(inv("monitor ev").action, Action::Monitor);
     EXPECT_EQ(refusal("monitor ev dev"), "monitor: unexpected 'dev'");
 }
 
-TEST(plane, grammar)
-{
+TEST(plane, grammar) {
     EXPECT_EQ(inv("plane show").action, Action::PlaneShow);
     EXPECT_EQ(inv("plane show dev mrc0").dev->name, "mrc0");
     const Invocation add = inv("plane add dev mrc0 id 2 netdev lo");
@@ -208,8 +195,7 @@ TEST(plane, grammar)
               "invalid admin state 'sideways': expected up|down");
 }
 
-TEST(ev_fmt_profile, grammar)
-{
+TEST(ev_fmt_profile, grammar) {
     const Invocation add = inv("ev-fmt-profile add dev mrc0 id 1 mode stev width 16 width 16");
     EXPECT_EQ(add.request.cmd, MRC_CMD_EV_FMT_PROFILE_NEW);
     EXPECT_EQ(add.dev_attr, MRC_A_EV_FMT_PROFILE_DEV_INDEX);
@@ -234,8 +220,7 @@ TEST(ev_fmt_profile, grammar)
     EXPECT_EQ(refusal("ev-fmt-profile del dev mrc0"), "ev-fmt-profile del: missing id N");
 }
 
-TEST(ev_profile, explicit_evs)
-{
+TEST(ev_profile, explicit_evs) {
     const Invocation i = inv("ev-profile add dev mrc0 id 1 mode exp fmt 1 count 2 min-active 1 "
                              "event-mask good,assumed-bad policy weighted ev c000 plane 1 "
                              "weight 3 ev 0xc001");
@@ -253,8 +238,7 @@ TEST(ev_profile, explicit_evs)
     EXPECT_EQ(find_attr(ev0.nested, MRC_A_EV_WEIGHT)->num, 3U);
 }
 
-TEST(ev_profile, generated_fields)
-{
+TEST(ev_profile, generated_fields) {
     const Invocation i = inv("ev-profile add dev mrc0 id 2 mode gen field width 16 init 1 min 0 "
                              "max 100 mask 0xffff field width 8");
     const Request &r = i.request;
@@ -265,8 +249,7 @@ TEST(ev_profile, generated_fields)
     EXPECT_EQ(find_attr(f.nested, MRC_A_EV_FIELD_MASK)->num, 0xffffU);
 }
 
-TEST(ev_profile, refusals)
-{
+TEST(ev_profile, refusals) {
     EXPECT_EQ(refusal("ev-profile add dev mrc0 id 1"), "ev-profile add: missing mode auto|exp|gen");
     EXPECT_EQ(refusal("ev-profile add dev mrc0 id 1 mode exp"),
               "ev-profile add: mode exp takes ev BYTES ..., and no field");
@@ -301,8 +284,7 @@ TEST(ev_profile, refusals)
     EXPECT_EQ(inv("ev-profile del dev mrc0 id 1").request.cmd, MRC_CMD_EV_PROFILE_DEL);
 }
 
-TEST(probe, grammar)
-{
+TEST(probe, grammar) {
     const Invocation i = inv("probe dev mrc0 dst 2001:db8::2 index 1,2,3 timeout 100");
     EXPECT_EQ(i.action, Action::Probe);
     EXPECT_EQ(i.request.cmd, MRC_CMD_PROBE);

@@ -13,8 +13,7 @@
 namespace mrc::ctl {
 namespace {
 
-TEST(json_quote, escapes)
-{
+TEST(json_quote, escapes) {
     EXPECT_EQ(json_quote("plain"), "\"plain\"");
     EXPECT_EQ(json_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
     EXPECT_EQ(json_quote("\n\r\t\b\f"), "\"\\n\\r\\t\\b\\f\"");
@@ -24,8 +23,7 @@ TEST(json_quote, escapes)
     EXPECT_EQ(json_quote("/"), "\"/\"");
 }
 
-TEST(Value, json_and_text)
-{
+TEST(Value, json_and_text) {
     EXPECT_EQ(Value(std::uint64_t{18446744073709551615ULL}).json(), "18446744073709551615");
     EXPECT_EQ(Value(std::int64_t{-3}).json(), "-3");
     EXPECT_EQ(Value(true).json(), "true");
@@ -36,8 +34,7 @@ TEST(Value, json_and_text)
 }
 
 // The same description, rendered both ways.
-void describe(Printer &p)
-{
+void describe(Printer &p) {
     p.begin_array();
     for (std::uint32_t i = 0; i < 2; ++i) {
         p.begin_object();
@@ -55,8 +52,7 @@ void describe(Printer &p)
     p.finish();
 }
 
-TEST(Printer, text_and_json_from_one_description)
-{
+TEST(Printer, text_and_json_from_one_description) {
     std::ostringstream text;
     std::ostringstream json;
     Printer t(text, false);
@@ -68,8 +64,7 @@ TEST(Printer, text_and_json_from_one_description)
                           "{\"index\":1,\"name\":\"dev \\\"q\\\"\",\"planes\":[{\"plane\":1}]}]\n");
 }
 
-TEST(Printer, pretty_json)
-{
+TEST(Printer, pretty_json) {
     std::ostringstream out;
     Printer p(out, true, true);
     p.begin_object();
@@ -81,8 +76,7 @@ TEST(Printer, pretty_json)
     EXPECT_EQ(out.str(), "{\n    \"a\": 1,\n    \"b\": []\n}\n");
 }
 
-TEST(Printer, cells_pad_and_text_override)
-{
+TEST(Printer, cells_pad_and_text_override) {
     std::ostringstream out;
     Printer p(out, false);
     p.text("h1  ");
@@ -92,11 +86,10 @@ TEST(Printer, cells_pad_and_text_override)
     p.cell("b", std::uint32_t{7}, 3, "seven");
     p.end_line();
     p.finish();
-    EXPECT_EQ(out.str(), "h1   h2\nx    seven\n");
+    EXPECT_EQ(out.str(), "h1  h2\nx   seven\n"); // a padded cell needs no separator
 }
 
-TEST(Printer, finish_closes_open_containers)
-{
+TEST(Printer, finish_closes_open_containers) {
     std::ostringstream out;
     Printer p(out, true);
     p.begin_array();
@@ -106,8 +99,7 @@ TEST(Printer, finish_closes_open_containers)
     EXPECT_EQ(out.str(), "[{\"k\":\"v\"}]\n");
 }
 
-TEST(Printer, empty_array)
-{
+TEST(Printer, empty_array) {
     std::ostringstream out;
     Printer p(out, true);
     p.begin_array();
@@ -116,8 +108,7 @@ TEST(Printer, empty_array)
     EXPECT_EQ(out.str(), "[]\n");
 }
 
-TEST(show, helpers)
-{
+TEST(show, helpers) {
     EXPECT_EQ(hex_bytes(std::vector<std::uint8_t>{0xc0, 0x0a}), "c00a");
     EXPECT_EQ(ev_bytes_text(std::vector<std::uint8_t>{0xc0, 0x00}), "49152");
     EXPECT_EQ(ev_bytes_text(std::vector<std::uint8_t>{}), "-");
@@ -129,8 +120,7 @@ TEST(show, helpers)
     EXPECT_EQ(duration_text(125000000000ULL), "125s");
 }
 
-PathEv row(std::uint32_t index, std::uint32_t state, std::uint64_t packets)
-{
+PathEv row(std::uint32_t index, std::uint32_t state, std::uint64_t packets) {
     PathEv r;
     r.dev_index = 1;
     r.profile_id = 0;
@@ -148,8 +138,7 @@ PathEv row(std::uint32_t index, std::uint32_t state, std::uint64_t packets)
     return r;
 }
 
-TEST(show, ev_table_text)
-{
+TEST(show, ev_table_text) {
     const std::vector<PathEv> rows{row(0, MRC_EV_STATE_GOOD, 10), row(1, MRC_EV_STATE_DENIED, 3)};
     std::ostringstream out;
     Printer p(out, false);
@@ -171,8 +160,7 @@ TEST(show, ev_table_text)
     EXPECT_NE(l1.find("2.00s ago"), std::string::npos) << l1;
 }
 
-TEST(show, ev_table_json)
-{
+TEST(show, ev_table_json) {
     const std::vector<PathEv> rows{row(7, MRC_EV_STATE_GOOD, 10)};
     std::ostringstream out;
     Printer p(out, true);
@@ -183,8 +171,7 @@ TEST(show, ev_table_json)
                          "\"weight\":null}]\n");
 }
 
-TEST(show, paths_count_good)
-{
+TEST(show, paths_count_good) {
     std::vector<PathEv> rows{row(0, MRC_EV_STATE_GOOD, 1), row(1, MRC_EV_STATE_DENIED, 1),
                              row(2, MRC_EV_STATE_GOOD, 1)};
     std::ostringstream text;
@@ -197,8 +184,7 @@ TEST(show, paths_count_good)
     EXPECT_EQ(json.str(), "[{\"dst\":\"10.11.0.1\",\"profile\":0,\"good\":2,\"evs\":3}]\n");
 }
 
-TEST(show, devs)
-{
+TEST(show, devs) {
     DevInfo d;
     d.index = 3;
     d.name = "mrc0";
@@ -219,8 +205,7 @@ TEST(show, devs)
                           "\"admin\":\"up\"}]}]\n");
 }
 
-TEST(show, event_line_and_json_line)
-{
+TEST(show, event_line_and_json_line) {
     EvEvent e;
     e.dev_index = 2;
     e.profile_id = 0;
@@ -249,8 +234,7 @@ TEST(show, event_line_and_json_line)
     EXPECT_EQ(json.str(), line + line);
 }
 
-TEST(show, qp_stats_and_probe)
-{
+TEST(show, qp_stats_and_probe) {
     const std::vector<QpStats> qps{{.dev_index = 1,
                                     .qpn = 17,
                                     .profile_id = 0,
