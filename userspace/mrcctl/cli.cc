@@ -38,7 +38,10 @@ std::string object_usage(const Object &o) {
     std::string_view u = o.usage;
     while (!u.empty()) {
         const std::size_t nl = u.find('\n');
-        out += "       mrcctl " + std::string(u.substr(0, nl)) + "\n";
+        const std::string_view line = u.substr(0, nl);
+        // a continuation line (indented) is not a command of its own
+        out += std::string(line.starts_with(" ") ? "      " : "       mrcctl ") +
+               std::string(line) + "\n";
         u.remove_prefix(nl == std::string_view::npos ? u.size() : nl + 1);
     }
     out.replace(0, 6, "usage:");
