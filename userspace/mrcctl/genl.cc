@@ -201,6 +201,12 @@ void Genl::transact(const Request &req, const ReplyFn &on_reply) {
     nl_cb_set(cb.get(), NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &st);
     nl_cb_err(cb.get(), NL_CB_CUSTOM, on_error, &st);
 
+    // A do is answered by an ACK; a dump ends with NLMSG_DONE, and an ACK asked for as well
+    // could be left behind for the next request to trip over.
+    if (req.dump)
+        nl_socket_disable_auto_ack(sock_.get());
+    else
+        nl_socket_enable_auto_ack(sock_.get());
     if (const int rc = nl_send_auto(sock_.get(), msg.get()); rc < 0)
         throw Failure(std::string("cannot send the request: ") + nl_geterror(rc));
     while (!st.done) {
@@ -219,6 +225,7 @@ void Genl::subscribe(const std::string &group) {
     if (id < 0)
         throw Failure("no multicast group \"" + group + "\" in the mrc family");
     nl_socket_disable_seq_check(sock_.get());
+    nl_socket_set_buffer_size(sock_.get(), 1 << 20, 0); // bursts of EV changes
     if (const int rc = nl_socket_add_membership(sock_.get(), id); rc < 0)
         throw Failure(std::string("cannot join \"") + group + "\": " + nl_geterror(rc));
 }
@@ -231,7 +238,10 @@ void Genl::receive(const ReplyFn &on_message) {
     st.on_reply = &on_message;
     nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, any_seq, nullptr);
     nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &st);
-    if (const int rc = nl_recvmsgs(sock_.get(), cb.get()); rc < 0 && !st.thrown)
+    const int rc = nl_recvmsgs(sock_.get(), cb.get());
+    if (rc == -NLE_NOMEM && !st.thrown) // ENOBUFS: the kernel dropped events for us
+        throw EventsLost("events lost: receive buffer overrun");
+    if (rc < 0 && !st.thrown)
         throw Failure(std::string("cannot read events: ") + nl_geterror(rc));
     if (st.thrown)
         std::rethrow_exception(st.thrown);

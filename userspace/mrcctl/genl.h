@@ -10,11 +10,18 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 struct nl_sock;
 
 namespace mrc::ctl {
+
+// Multicast messages were dropped (the socket's buffer overran); the socket still works.
+class EventsLost : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 // One received message of the family: its command and top-level attributes.
 struct Reply {

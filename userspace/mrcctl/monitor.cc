@@ -72,14 +72,18 @@ void run_monitor(Genl &nl, const Options &opts) {
             return;
         if (!fds[0].revents)
             continue;
-        events.receive([&](const Reply &r) {
-            if (r.cmd != MRC_CMD_EV_EVENT)
-                return;
-            const EvEvent e = decode_ev_event(r.attrs);
-            if (!names.contains(e.dev_index))
-                refresh();
-            show_event(p, e, names.contains(e.dev_index) ? names[e.dev_index] : "");
-        });
+        try {
+            events.receive([&](const Reply &r) {
+                if (r.cmd != MRC_CMD_EV_EVENT)
+                    return;
+                const EvEvent e = decode_ev_event(r.attrs);
+                if (!names.contains(e.dev_index))
+                    refresh();
+                show_event(p, e, names.contains(e.dev_index) ? names[e.dev_index] : "");
+            });
+        } catch (const EventsLost &e) {
+            std::cerr << "mrcctl: " << e.what() << '\n'; // and go on listening
+        }
     }
 }
 
