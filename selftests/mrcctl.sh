@@ -31,17 +31,27 @@ ev_b() { # INDEX FIELD
 evs_b_count_is() { [ "$(evs_b | jq length)" = "$1" ]; }
 every_ev_carried() { [ "$(evs_b | jq '[.[] | select(.packets > 0)] | length')" = 256 ]; }
 
+# Poll CMD once a second (mrcctl and jq cost a lot under TCG: polling faster starves the flow).
+poll_until() { # SECONDS CMD...
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || fail "timed out waiting for: $*"
+		sleep 1
+	done
+}
+
 # A flow from B to A (and back) in the background, until flow_stop; returns once B's path
-# set towards A is up.
+# set towards A is up. A long ACK timeout (1 s) rides out vCPU stalls under TCG.
 flow_start() {
 	local gid_a gid_b
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
 	server_a $FLOW_PORT timeout 250 mrc_stress -d mrcsta -g "$gid_a" -p $FLOW_PORT
 	ip netns exec mstb timeout 250 mrc_stress -d mrcstb -g "$gid_b" -p $FLOW_PORT \
-		--seconds 200 --qps 2 --max-size 65536 $A4 >$FLOW_LOG 2>&1 &
+		--seconds 200 --qps 2 --max-size 65536 --qp-timeout 18 $A4 >$FLOW_LOG 2>&1 &
 	CLIENT_PID=$!
-	wait_until 60 evs_b_count_is 256
+	poll_until 60 evs_b_count_is 256
 }
 
 flow_stop() {
@@ -79,7 +89,7 @@ dev_show_lists_the_device() {
 ev_table_while_traffic_flows() {
 	two_hosts
 	flow_start
-	wait_until 90 every_ev_carried
+	poll_until 90 every_ev_carried
 	local rows text
 	rows=$(evs_b)
 	assert_eq "$(echo "$rows" | jq length)" 256 "EVs in the path set"
@@ -110,7 +120,7 @@ deny_and_allow_one_ev() {
 	ip netns exec mstb mrcctl -j monitor >$MON_LOG 2>&1 &
 	local mon=$!
 	for _ in $(seq 100); do monitor_joined && break; sleep 0.1; done
-	wait_until 90 every_ev_carried
+	poll_until 90 every_ev_carried
 
 	ctl_b ev set dev mrcstb dst $A4 index $i state deny
 	assert_eq "$(ev_b $i state)" denied "state after deny"
@@ -131,7 +141,7 @@ deny_and_allow_one_ev() {
 	ctl_b ev set dev mrcstb dst $A4 index $i state allow
 	assert_eq "$(ev_b $i state)" good "state after allow"
 	assert_match "$(ctl_b path show dev mrcstb)" "good 256/256" "path show after allow"
-	wait_until 30 sh -c "[ \$(ip netns exec mstb mrcctl -j ev show dev mrcstb dst $A4 |
+	poll_until 30 sh -c "[ \$(ip netns exec mstb mrcctl -j ev show dev mrcstb dst $A4 |
 		jq '.[] | select(.index == $i) | .packets') -gt $p2 ]"
 
 	sleep 0.5
