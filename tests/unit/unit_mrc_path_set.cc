@@ -69,7 +69,8 @@ TEST(PathSet, InitRejectsBadArguments) {
     std::vector<mrc_ev_health> big(MRC_PROFILE_EV_MAX + 1);
     std::vector<uint64_t> big_good(MRC_PATH_SET_WORDS(MRC_PROFILE_EV_MAX + 1));
     EXPECT_EQ(mrc_path_set_init(&ps, big.data(), big_good.data(),
-                                static_cast<uint32_t>(big_good.size()), MRC_PROFILE_EV_MAX + 1, 0, 0),
+                                static_cast<uint32_t>(big_good.size()), MRC_PROFILE_EV_MAX + 1, 0,
+                                0),
               -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 8, 0), 0);
     EXPECT_EQ(ps.nr_good, 8U);
