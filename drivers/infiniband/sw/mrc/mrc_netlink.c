@@ -63,6 +63,15 @@ static int mrc_nl_dump_ret(struct sk_buff *skb, int err)
 	return err ?: skb->len;
 }
 
+/* A required attribute; the extack names it and says so. */
+static int mrc_nl_require(struct genl_info *info, int attr)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, attr))
+		return 0;
+	NL_SET_ERR_MSG_MOD(info->extack, "a required attribute is missing");
+	return -EINVAL;
+}
+
 /* The device a request names, with a reference; NULL (and extack) if none. */
 static struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
 				      struct netlink_ext_ack *extack)
@@ -90,6 +99,17 @@ static int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *att
 		return -ENODEV;
 	mrc_dev_put(mdev);
 	return 0;
+}
+
+/*
+ * The device a dump is filtered by, -1 for all: an s64, so no u32 index is
+ * taken for it (not a ?: either, whose u32 operand would make -1 U32_MAX).
+ */
+static s64 mrc_nl_dump_want(const struct nlattr *attr)
+{
+	if (!attr)
+		return -1;
+	return nla_get_u32(attr);
 }
 
 /*
@@ -163,7 +183,7 @@ int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_INDEX))
+	if (mrc_nl_require(info, MRC_A_DEV_INDEX))
 		return -EINVAL;
 	mdev = mrc_nl_dev_get(genl_info_net(info), info->attrs[MRC_A_DEV_INDEX], info->extack);
 	if (!mdev)
@@ -185,7 +205,7 @@ int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr *dev_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_INDEX];
-	s64 want = dev_attr ? nla_get_u32(dev_attr) : -1;
+	s64 want = mrc_nl_dump_want(dev_attr);
 	u64 index = cb->args[MRC_NL_ARG_DEV];
 	struct mrc_dev *mdev;
 	int err;
@@ -370,7 +390,7 @@ int mrc_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct nlattr *dev_attr = attrs[MRC_A_PATH_DEV_INDEX];
-	s64 want = dev_attr ? nla_get_u32(dev_attr) : -1;
+	s64 want = mrc_nl_dump_want(dev_attr);
 	u64 index = cb->args[MRC_NL_ARG_DEV];
 	unsigned long pos = cb->args[MRC_NL_ARG_POS];
 	unsigned long ev = cb->args[MRC_NL_ARG_EV];
@@ -518,17 +538,19 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 state;
 	int err, i;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_DEV_INDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PROFILE_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_EV))
+	if (mrc_nl_require(info, MRC_A_PATH_DEV_INDEX) ||
+	    mrc_nl_require(info, MRC_A_PATH_PROFILE_ID) ||
+	    mrc_nl_require(info, MRC_A_PATH_EV))
 		return -EINVAL;
 	err = nla_parse_nested(tb, MRC_A_EV_MAX, info->attrs[MRC_A_PATH_EV], mrc_ev_nl_policy,
 			       extack);
 	if (err)
 		return err;
 	if (NL_REQ_ATTR_CHECK(extack, info->attrs[MRC_A_PATH_EV], tb, MRC_A_EV_INDEX) ||
-	    NL_REQ_ATTR_CHECK(extack, info->attrs[MRC_A_PATH_EV], tb, MRC_A_EV_STATE))
+	    NL_REQ_ATTR_CHECK(extack, info->attrs[MRC_A_PATH_EV], tb, MRC_A_EV_STATE)) {
+		NL_SET_ERR_MSG_MOD(extack, "ev needs an index and a state");
 		return -EINVAL;
+	}
 	for (i = 1; i <= MRC_A_EV_MAX; i++) {
 		if (tb[i] && i != MRC_A_EV_INDEX && i != MRC_A_EV_STATE) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[i], "ev-set sets an EV's state alone");
@@ -553,10 +575,17 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* qp-stats-get */
 
+/* One QP's counters, copied under the QP table's lock. */
+struct mrc_nl_qp_snap {
+	u32 qpn;
+	u64 packets;
+	u64 retransmits;
+	u64 timeouts;
+};
+
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
-				struct mrc_dev *mdev, struct mrc_qp *qp)
+				struct mrc_dev *mdev, const struct mrc_nl_qp_snap *s)
 {
-	const struct mrc_req *req = &qp->req;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &mrc_nl_family,
@@ -568,14 +597,12 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	 * ours to read without the QP's modify_lock.
 	 */
 	if (nla_put_u32(skb, MRC_A_QP_STATS_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_QPN, qp->ibqp.qp_num) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_QPN, s->qpn) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_PROFILE_ID, 0) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, READ_ONCE(req->tx_packets),
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, s->packets, MRC_A_QP_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, s->retransmits,
 			      MRC_A_QP_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, READ_ONCE(req->tx_retransmits),
-			      MRC_A_QP_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, READ_ONCE(req->tx_timeouts),
-			      MRC_A_QP_STATS_PAD)) {
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, s->timeouts, MRC_A_QP_STATS_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -583,31 +610,40 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	return 0;
 }
 
-/* The QPs of @mdev from number @*qpn on; @*qpn: the first not sent. */
+/*
+ * The QPs of @mdev from number @*qpn on; @*qpn: the first not sent. Read
+ * under the xarray's lock: destroy erases a QP from it (under that lock)
+ * before the QP is freed, so one found there is alive while we hold it.
+ */
 static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct mrc_dev *mdev, unsigned long *qpn)
 {
+	struct mrc_nl_qp_snap s;
 	struct mrc_qp *qp;
 	int err;
 
-	for (; *qpn <= U32_MAX; (*qpn)++) {
-		if (!xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT))
-			return 0;
-		qp = mrc_qp_get(mdev, *qpn);	/* NULL: being destroyed */
+	for (;; (*qpn)++) {
+		xa_lock(&mdev->qp_xa);
+		qp = xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT);
+		if (qp) {
+			s.qpn = qp->ibqp.qp_num;
+			s.packets = READ_ONCE(qp->req.tx_packets);
+			s.retransmits = READ_ONCE(qp->req.tx_retransmits);
+			s.timeouts = READ_ONCE(qp->req.tx_timeouts);
+		}
+		xa_unlock(&mdev->qp_xa);
 		if (!qp)
-			continue;
-		err = mrc_nl_qp_stats_fill(skb, cb, mdev, qp);
-		mrc_qp_put(qp);
+			return 0;
+		err = mrc_nl_qp_stats_fill(skb, cb, mdev, &s);
 		if (err)
 			return err;
 	}
-	return 0;
 }
 
 int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr *dev_attr = genl_dumpit_info(cb)->attrs[MRC_A_QP_STATS_DEV_INDEX];
-	s64 want = dev_attr ? nla_get_u32(dev_attr) : -1;
+	s64 want = mrc_nl_dump_want(dev_attr);
 	u64 index = cb->args[MRC_NL_ARG_DEV];
 	unsigned long qpn = cb->args[MRC_NL_ARG_POS];
 	struct mrc_dev *mdev;
