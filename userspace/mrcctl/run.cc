@@ -72,9 +72,10 @@ void run(const CommandLine &cl) {
     }
     Request req = inv.request;
     if (inv.dev) {
-        const DevInfo &d = resolve(list_devs(nl), *inv.dev);
+        const std::vector<DevInfo> devs = list_devs(nl);
+        const std::uint32_t index = resolve(devs, *inv.dev).index;
         if (inv.dev_attr != 0)
-            req.attrs.insert(req.attrs.begin(), Attr::u32(inv.dev_attr, d.index));
+            req.attrs.insert(req.attrs.begin(), Attr::u32(inv.dev_attr, index));
     }
     Printer p(std::cout, cl.options.json, cl.options.pretty);
     switch (inv.action) {
