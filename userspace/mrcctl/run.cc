@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include "decode.h"
+#include "devices.h"
 #include "show.h"
 
 #include <algorithm>
@@ -20,16 +21,6 @@ std::uint64_t monotonic_ns() {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
            static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
-const DevInfo &resolve(const std::vector<DevInfo> &devs, const DevRef &ref) {
-    const auto it = std::ranges::find_if(devs, [&ref](const DevInfo &d) {
-        return ref.name.empty() ? d.index == ref.index : d.name == ref.name;
-    });
-    if (it == devs.end())
-        throw Failure("unknown device '" +
-                      (ref.name.empty() ? std::to_string(ref.index) : ref.name) + "'");
-    return *it;
 }
 
 template <typename T, typename Decode>
@@ -73,7 +64,7 @@ void run(const CommandLine &cl) {
     Request req = inv.request;
     if (inv.dev) {
         const std::vector<DevInfo> devs = list_devs(nl);
-        const std::uint32_t index = resolve(devs, *inv.dev).index;
+        const std::uint32_t index = resolve_dev(devs, *inv.dev);
         if (inv.dev_attr != 0)
             req.attrs.insert(req.attrs.begin(), Attr::u32(inv.dev_attr, index));
     }

@@ -2,6 +2,7 @@
 // Host tests of mrcctl's value parsers: numbers in ranges, EV bytes, addresses, keywords,
 // devices, and the Args cursor.
 #include "args.h"
+#include "devices.h"
 #include "names.h"
 
 #include <gtest/gtest.h>
@@ -125,6 +126,26 @@ TEST(parse_dev, name_or_index) {
     EXPECT_NE(refusal([] { parse_dev(std::string(64, 'm')); }), "");
     EXPECT_EQ(parse_dev(std::string(63, 'm')).name.size(), 63U);
     EXPECT_NE(refusal([] { parse_dev("99999999999"); }), "");
+}
+
+TEST(resolve_dev, by_name_and_by_index) {
+    std::vector<DevInfo> devs(2);
+    devs[0].index = 0;
+    devs[0].name = "mrcsta";
+    devs[1].index = 5;
+    devs[1].name = "mrc1";
+    EXPECT_EQ(resolve_dev(devs, parse_dev("mrcsta")), 0U);
+    EXPECT_EQ(resolve_dev(devs, parse_dev("mrc1")), 5U);
+    EXPECT_EQ(resolve_dev(devs, parse_dev("5")), 5U);
+    EXPECT_EQ(resolve_dev(devs, parse_dev("0")), 0U);
+    try {
+        resolve_dev(devs, parse_dev("nosuch"));
+        ADD_FAILURE() << "no refusal";
+    } catch (const Failure &e) {
+        EXPECT_STREQ(e.what(), "unknown device 'nosuch'");
+    }
+    EXPECT_THROW(resolve_dev(devs, parse_dev("1")), Failure);
+    EXPECT_THROW(resolve_dev({}, parse_dev("0")), Failure);
 }
 
 TEST(Args, cursor) {
