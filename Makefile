@@ -7,11 +7,11 @@
 #   make check      setup + module + host unit tests + VM selftests  (the test command)
 #   make demo       setup + module + boot the VM and show mrc at work (the demo command)
 #   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
-#   make userspace  build the rdma-core provider libmrc-rdmav34.so (and the test tools)
+#   make userspace  build the rdma-core provider libmrc-rdmav34.so, mrcctl (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
-#   make install    install mrc.ko and the verbs provider on this host
+#   make install    install mrc.ko, the verbs provider and mrcctl on this host
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD ?= $(TOP)/build
@@ -28,6 +28,9 @@ MODULE := drivers/infiniband/sw/mrc/mrc.ko
 # installed where Debian's libibverbs looks for providers.
 USERSPACE_BUILD := $(BUILD)/userspace
 PROVIDER := $(USERSPACE_BUILD)/userspace/provider/libmrc-rdmav34.so
+MRCCTL := $(USERSPACE_BUILD)/userspace/mrcctl/mrcctl
+SBINDIR ?= /usr/local/sbin
+MANDIR ?= /usr/local/share/man
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 VERBS_PROVIDER_DIR ?= /usr/lib/$(MULTIARCH)/libibverbs
 VERBS_CONFIG_DIR ?= /etc/libibverbs.d
@@ -101,6 +104,8 @@ install: modules userspace
 	depmod -a $(KVER)
 	install -D -m 0644 $(PROVIDER) $(DESTDIR)$(VERBS_PROVIDER_DIR)/libmrc-rdmav34.so
 	install -D -m 0644 $(TOP)/userspace/provider/mrc.driver $(DESTDIR)$(VERBS_CONFIG_DIR)/mrc.driver
+	install -D -m 0755 $(MRCCTL) $(DESTDIR)$(SBINDIR)/mrcctl
+	install -D -m 0644 $(TOP)/userspace/mrcctl/mrcctl.8 $(DESTDIR)$(MANDIR)/man8/mrcctl.8
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -14,6 +14,8 @@ packages=(
 	qemu-system-x86 busybox-static kmod cpio
 	# RDMA userspace the selftests drive
 	rdma-core ibverbs-utils perftest rdmacm-utils iproute2 libibverbs-dev librdmacm-dev
+	# what the selftests read mrcctl's JSON with, and run it unprivileged with
+	jq util-linux
 	# userspace build (mrcctl, provider, unit tests)
 	cmake ninja-build pkg-config python3 python3-yaml g++ clang clang-format clang-tidy
 	googletest libgtest-dev libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libudev-dev

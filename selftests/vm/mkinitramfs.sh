@@ -6,7 +6,7 @@
 #
 # Usage: mkinitramfs.sh KVER MODULE_KO OUT_CPIO
 # The userspace build (`make userspace`: the verbs provider, mrc_verbs_probe, mrc_stress,
-# mrc_bad_input) is taken from $MRC_USERSPACE_BUILD, by default the userspace/ directory next to
+# mrc_bad_input, mrcctl) is taken from $MRC_USERSPACE_BUILD, by default the userspace/ directory next to
 # OUT_CPIO's directory.
 set -euo pipefail
 
@@ -63,6 +63,8 @@ put_elf "$userspace/userspace/provider/mrc_verbs_probe" /usr/bin/mrc_verbs_probe
 for tool in mrc_stress mrc_bad_input mrc_nl_check; do
 	put_elf "$userspace/userspace/provider/$tool" "/usr/bin/$tool"
 done
+# the controller CLI (libnl-genl-3 and libnl-3 come with it)
+put_elf "$userspace/userspace/mrcctl/mrcctl" /usr/sbin/mrcctl
 
 # Kernel modules: the closure of what the VM needs, plus ours in extra/
 mods=$root/lib/modules/$kver
