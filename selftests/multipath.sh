@@ -47,6 +47,14 @@ one_qp_uses_every_spine() {
 
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; } # busybox date has no %N
 counter_ge() { [ "$(counter "$1" "$2")" -ge "$3" ]; } # DEV NAME N
+# B's EVs towards A as JSON (mrcctl), and the data packets its ASSUMED_BAD ones carried so far
+evs_b() { nb mrcctl -j ev show dev mrcstb dst $A4 "$@"; }
+bad_evs_packets() { evs_b state assumed-bad | jq '[.[].packets] | add // 0'; }
+# Until mrcctl monitor in B has joined its group (a genetlink socket with a group in
+# /proc/net/netlink).
+monitor_joined() {
+	nb awk '$2 == 16 && $4 != "00000000" { found = 1 } END { exit !found }' /proc/net/netlink
+}
 
 # A failure of spine 2 under a running mrc_stress: BREAK and REPAIR are commands. Host B's
 # EVs through the broken spine are dead paths: host B marks them ASSUMED_BAD and moves their
@@ -55,7 +63,8 @@ counter_ge() { [ "$(counter "$1" "$2")" -ge "$3" ]; } # DEV NAME N
 # marks nothing first.
 spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
 	local what=$1 break=$2 repair=$3
-	local pid marked t0 t_mark t_back bytes0 bytes1 ref0 ref1 out=/tmp/multipath-stress.out
+	local pid monpid marked t0 t_mark t_back bytes0 bytes1 ref0 ref1 pkts0 pkts1
+	local out=/tmp/multipath-stress.out mon=/tmp/multipath-monitor.out
 	clos_fabric $SPINES
 	stress --seconds 6 --qps 2 --seed 11
 	stress_passed
@@ -64,24 +73,42 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
 
 	(stress --seconds 30 --qps 2 --seed 12) >$out 2>&1 &
 	pid=$!
-	sleep 6
+	nb mrcctl -j monitor >$mon 2>&1 &
+	monpid=$!
+	wait_until 10 monitor_joined
+	sleep 5
+	# spraying: every EV of B's path set carries its share (round robin; resends too)
+	evs_b | jq -r '[.[].packets] | "\(min) \(max) \(add / length)"' | {
+		read -r min max mean
+		echo "per-EV packets before the failure: min $min max $max mean $mean"
+		awk -v a="$min" -v b="$max" -v m="$mean" 'BEGIN { exit !(a >= 0.75 * m && b <= 1.25 * m) }' ||
+			fail "EVs not within 25% of their even share"
+	}
 	t0=$(now_ms)
 	$break
 	wait_until 10 counter_ge mrcstb ev_marked_bad 1
-	t_mark=$(( $(now_ms) - t0 ))
 	sleep 4
 	marked=$(counter mrcstb ev_marked_bad)
+	# the events reached mrcctl monitor; the first one's kernel time says how fast
+	t_mark=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"assumed-bad\")] |
+		(.[0].time_ns / 1000000 | floor) - $t0" $mon)
+	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "assumed-bad" and
+		.reason == "loss")] | length' $mon)" "$marked" "ASSUMED_BAD events seen by mrcctl monitor"
 	echo "$what: B marked $marked EVs, A $(counter mrcsta ev_marked_bad)"
 	# a quarter of B's 256 EVs hash onto spine 2 (the leaf's hash is a random draw)
 	[ "$marked" -ge 24 ] && [ "$marked" -le 128 ] || fail "$marked EVs marked bad"
 	bytes0=$(clos_spine_bytes_from_b 2)
 	ref0=$(clos_spine_bytes_from_b 1)
+	pkts0=$(bad_evs_packets)
 	sleep 3
+	pkts1=$(bad_evs_packets)
 	bytes1=$(clos_spine_bytes_from_b 2)
 	ref1=$(clos_spine_bytes_from_b 1)
-	echo "$what: first EV marked after ${t_mark} ms; in 3 s spine 2 carried" \
-		"$((bytes1 - bytes0)) bytes from B (probes and answers), spine 1 $((ref1 - ref0))"
-	[ $(((bytes1 - bytes0) * 10)) -lt $((ref1 - ref0)) ] || fail "data still crosses spine 2"
+	echo "$what: first EV marked ${t_mark} ms after the failure (kernel time); in 3 s" \
+		"spine 2 carried $((bytes1 - bytes0)) bytes from B, spine 1 $((ref1 - ref0));" \
+		"data packets on the ASSUMED_BAD EVs: $pkts0 -> $pkts1"
+	assert_eq "$pkts1" "$pkts0" "data packets on ASSUMED_BAD EVs"
+	[ $(((bytes1 - bytes0) * 4)) -lt $((ref1 - ref0)) ] || fail "traffic still crosses spine 2"
 
 	t0=$(now_ms)
 	$repair
@@ -94,6 +121,10 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
 		"spine 2 carried $((bytes1 - bytes0)) bytes from B in 3 s"
 	[ $((bytes1 - bytes0)) -ge 1000000 ] || fail "spine 2 is not used again"
 
+	kill -TERM $monpid
+	wait $monpid || fail "mrcctl monitor exited with $?"
+	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "good" and
+		.reason == "probe")] | length' $mon)" "$marked" "GOOD-again events seen by mrcctl monitor"
 	wait $pid || { cat $out; fail "mrc_stress failed across the failure"; }
 	cat $out
 	STRESS_OUT=$(cat $out)
