@@ -52,7 +52,10 @@ flow_start() {
 		--seconds 200 --qps 2 --max-size 65536 --qp-timeout 18 $A4 >$FLOW_LOG 2>&1 &
 	CLIENT_PID=$!
 	trap flow_stop EXIT	# also when the test fails
-	poll_until 60 evs_b_count_is 256
+	if ! (poll_until 60 evs_b_count_is 256); then
+		tail -n 5 $FLOW_LOG
+		fail "no path set of 256 EVs towards A: did the flow start?"
+	fi
 }
 
 flow_stop() {
