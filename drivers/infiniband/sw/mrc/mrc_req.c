@@ -681,8 +681,15 @@ void mrc_req_run(struct mrc_qp *qp)
 		return;
 	}
 	req->rnr_until = 0;
-	if (req->rnr_pending)
+	if (req->rnr_pending) {
 		budget = mrc_req_rnr_resend(qp, budget);
+		/*
+		 * The RNR back-off took over the retransmit timer: its expiry
+		 * is no retransmit timeout. Counted as one, a few RNR NAKs in a
+		 * row failed the QP with RETRY_EXC_ERR within milliseconds.
+		 */
+		req->timed_out = false;
+	}
 	if (req->timed_out)
 		budget = mrc_req_timeout(qp, budget);
 	if (state == IB_QPS_RTS)
