@@ -425,6 +425,8 @@ TEST(PathSet, NothingUsableFallsBackToTheOthersThenNothing) {
         EXPECT_EQ(ps.last_rc(), 1);
     }
     EXPECT_EQ(hits[0], 10); // 1 is avoided while 0 will do, 2 is denied
+    EXPECT_EQ(ps.pick(), 1) << "a suspect EV before an ASSUMED_BAD one";
+    EXPECT_EQ(ps.pick(), 1);
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 0, true, 1, &change), 1);
     EXPECT_EQ(ps.pick(1), 1); // the avoided one, since nothing else is left
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 1, true, 1, &change), 1);

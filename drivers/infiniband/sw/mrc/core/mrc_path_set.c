@@ -107,7 +107,7 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 		      uint32_t *ev)
 {
 	bool weighted = ps->policy == MRC_SPRAY_WEIGHTED;
-	uint32_t e, i;
+	uint32_t e, i, pass;
 
 	if (ps->nr_usable) {
 		if (weighted && cur->left && mrc_path_set_usable(ps, cur->next) &&
@@ -131,17 +131,22 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 		return 0;
 	}
 
-	/* nothing usable: walk the others but DENIED, still avoiding @avoid if we can */
-	for (i = 0; i < 2U * ps->nr_ev; i++) {
-		e = (cur->next + i) % ps->nr_ev;
-		if (ps->ev[e].state == MRC_EV_DENIED)
-			continue;
-		if (e == avoid && i < ps->nr_ev)
-			continue;
-		*ev = e;
-		cur->next = e + 1U;
-		cur->left = 0;
-		return 1;
+	/*
+	 * Nothing usable: a suspect EV (still GOOD) before an ASSUMED_BAD one,
+	 * @avoid only when nothing else is left.
+	 */
+	for (pass = 0; pass < 4; pass++) {
+		uint8_t want = pass & 1 ? MRC_EV_ASSUMED_BAD : MRC_EV_GOOD;
+
+		for (i = 0; i < ps->nr_ev; i++) {
+			e = (cur->next + i) % ps->nr_ev;
+			if (ps->ev[e].state != want || (e == avoid && pass < 2))
+				continue;
+			*ev = e;
+			cur->next = e + 1U;
+			cur->left = 0;
+			return 1;
+		}
 	}
 	return -MRC_ENOENT;
 }
