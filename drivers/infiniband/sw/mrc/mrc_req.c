@@ -487,9 +487,11 @@ static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
 }
 
 /*
- * PSN @psn's copy is lost while later PSNs got through (SACKed): the EV it
- * took hears of it (a GOOD EV becomes suspect and is probed), and it goes
- * again on another EV.
+ * PSN @psn's copy is lost: the EV it took hears of it (a GOOD EV becomes
+ * suspect and is probed), and it goes again on another EV. A retransmit
+ * timeout blames every EV its overdue PSNs took: the suspects' probes,
+ * judged against a control, clear the innocent ones within a round trip
+ * (blaming none made the VM fabric's RTO storms worse).
  */
 static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 {
@@ -633,13 +635,8 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 
 	psn = una;
 	while (budget > 0 && mrc_tx_window_next_unacked(&req->txw, psn, &psn)) {
-		/*
-		 * Resent, but no EV is blamed: nothing acknowledged for an RTO
-		 * is the QP's stall, not evidence against the paths its PSNs
-		 * took (blaming them all at once left no EV usable).
-		 */
 		if (time_after_eq(jiffies, mrc_req_rec(qp, psn)->sent_at + rto)) {
-			mrc_req_resend_psn(qp, psn);
+			mrc_req_resend_lost(qp, psn);
 			budget--;
 		}
 		psn++;
