@@ -88,7 +88,7 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
 
 	(stress --seconds 30 --qps 2 --seed 12) >$out 2>&1 &
 	pid=$!
-	nb mrcctl -j monitor >$mon 2>&1 &
+	ip netns exec mstb mrcctl -j monitor >$mon 2>&1 &	# not via nb: $! must be mrcctl
 	monpid=$!
 	wait_until 10 monitor_joined
 	sleep 5
