@@ -69,9 +69,9 @@ cleanup_world
 	clos_fabric 4
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
-	server_a 18515 "${QUIET[@]}" timeout 26 ib_write_bw -d mrcsta -x "$gid_a" \
+	server_a 18515 "${QUIET[@]}" timeout 90 ib_write_bw -d mrcsta -x "$gid_a" \
 		--use_old_post_send -F -s 65536 -D 1 --run_infinitely
-	nb timeout 24 ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 \
+	nb timeout 90 ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 \
 		-D 1 --run_infinitely $A4 >/dev/null 2>&1 &
 	client=$!
 	declare -a last
@@ -95,6 +95,8 @@ cleanup_world
 			"$(counter mrcstb ev_recovered)")
 		echo "$line"
 	done
+	# (each second's readings take their own time under emulation: the flow ends here)
+	kill $client $SERVER_PID 2>/dev/null || true
 	wait $client || true
 	wait $SERVER_PID || true
 	counters mrcstb
