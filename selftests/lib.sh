@@ -39,12 +39,13 @@ expect_error() { # WHAT REGEX CMD...
 kmsg_says() { dmesg | tail -n 5 | grep -qF -- "$1"; }
 
 # Poll until CMD succeeds, for at most SECONDS (slow under TCG: be generous).
+# WAIT_INTERVAL: seconds between tries (default 0.1).
 wait_until() { # SECONDS CMD...
 	local deadline=$((SECONDS + $1))
 	shift
 	until "$@" >/dev/null 2>&1; do
 		[ $SECONDS -lt $deadline ] || fail "timed out waiting for: $*"
-		sleep 0.1
+		sleep "${WAIT_INTERVAL:-0.1}"
 	done
 }
 

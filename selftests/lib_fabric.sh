@@ -59,6 +59,15 @@ gid_of_v4() {
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
 }
 
+# B's EV table towards A as JSON (mrcctl; more ev show arguments may follow)
+evs_b() { nb mrcctl -j ev show dev mrcstb dst $A4 "$@"; }
+
+# Until mrcctl monitor in B has joined its group (a genetlink socket with a group in
+# /proc/net/netlink).
+monitor_joined() {
+	nb awk '$2 == 16 && $4 != "00000000" { found = 1 } END { exit !found }' /proc/net/netlink
+}
+
 counter() { # DEV NAME -> value of an mrc hw counter
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
 }

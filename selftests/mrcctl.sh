@@ -23,8 +23,6 @@ ctl_b() { nb mrcctl "$@"; }
 # mrcctl in B as nobody, without capabilities
 ctl_b_nobody() { nb setpriv --reuid=65534 --regid=65534 --clear-groups mrcctl "$@"; }
 
-# B's EV table towards A, as JSON
-evs_b() { ctl_b -j ev show dev mrcstb dst $A4; }
 ev_b() { # INDEX FIELD
 	evs_b | jq -r ".[] | select(.index == $1) | .$2"
 }
@@ -32,14 +30,7 @@ evs_b_count_is() { [ "$(evs_b | jq length)" = "$1" ]; }
 every_ev_carried() { [ "$(evs_b | jq '[.[] | select(.packets > 0)] | length')" = 256 ]; }
 
 # Poll CMD once a second (mrcctl and jq cost a lot under TCG: polling faster starves the flow).
-poll_until() { # SECONDS CMD...
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ $SECONDS -lt $deadline ] || fail "timed out waiting for: $*"
-		sleep 1
-	done
-}
+poll_until() { WAIT_INTERVAL=1 wait_until "$@"; } # SECONDS CMD...
 
 # A flow from B to A (and back) in the background, until flow_stop; returns once B's path
 # set towards A is up. A long ACK timeout (1 s) rides out vCPU stalls under TCG.
@@ -63,11 +54,6 @@ flow_stop() {
 	wait "$CLIENT_PID" "$SERVER_PID" 2>/dev/null || true
 }
 
-# Until mrcctl monitor in B has joined its group (a genetlink socket with a group in
-# /proc/net/netlink), for at most 10 s.
-monitor_joined() {
-	nb awk '$2 == 16 && $4 != "00000000" { found = 1 } END { exit !found }' /proc/net/netlink
-}
 
 dev_show_lists_the_device() {
 	two_hosts

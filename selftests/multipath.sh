@@ -61,15 +61,9 @@ one_qp_uses_every_spine() {
 
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; } # busybox date has no %N
 counter_ge() { [ "$(counter "$1" "$2")" -ge "$3" ]; } # DEV NAME N
-# B's EVs towards A as JSON (mrcctl), and the data packets its ASSUMED_BAD ones carried so far
-evs_b() { nb mrcctl -j ev show dev mrcstb dst $A4 "$@"; }
+# the data packets B's ASSUMED_BAD EVs towards A carried so far
 evs_b_exist() { [ "$(nb mrcctl -j ev show dev mrcstb | jq length)" -gt 0 ]; }
 bad_evs_packets() { evs_b state assumed-bad | jq '[.[].packets] | add // 0'; }
-# Until mrcctl monitor in B has joined its group (a genetlink socket with a group in
-# /proc/net/netlink).
-monitor_joined() {
-	nb awk '$2 == 16 && $4 != "00000000" { found = 1 } END { exit !found }' /proc/net/netlink
-}
 
 # A failure of spine 2 under a running mrc_stress: BREAK and REPAIR are commands. Host B's
 # EVs through the broken spine are dead paths: host B marks them ASSUMED_BAD and moves their
