@@ -56,6 +56,9 @@ QpStats decode_qp_stats(const AttrView &a) {
     q.packets = a.u64(MRC_A_QP_STATS_PACKETS).value_or(0);
     q.retransmits = a.u64(MRC_A_QP_STATS_RETRANSMITS).value_or(0);
     q.timeouts = a.u64(MRC_A_QP_STATS_TIMEOUTS).value_or(0);
+    q.cwnd = a.u32(MRC_A_QP_STATS_CWND).value_or(0);
+    q.srtt_ns = a.u32(MRC_A_QP_STATS_SRTT_NS).value_or(0);
+    q.base_rtt_ns = a.u32(MRC_A_QP_STATS_BASE_RTT_NS).value_or(0);
     return q;
 }
 

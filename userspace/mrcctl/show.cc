@@ -219,6 +219,9 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
         p.field("packets", q.packets);
         p.field("retransmits", q.retransmits);
         p.field("timeouts", q.timeouts);
+        p.field("cwnd", q.cwnd);
+        p.field("srtt_ns", q.srtt_ns, duration_text(q.srtt_ns));
+        p.field("base_rtt_ns", q.base_rtt_ns, duration_text(q.base_rtt_ns));
         p.end_object();
         p.end_line();
     }

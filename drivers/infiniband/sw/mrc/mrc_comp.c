@@ -33,14 +33,23 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 		del_timer(&req->timer);
 }
 
+/* What one ACK acknowledged, for the congestion window. */
+struct mrc_comp_acked {
+	u32 pkts;
+	u64 newest_sent_ns;	/* latest send among copies sent once; 0: none */
+};
+
 /* PSN @psn is acknowledged: the EV its copy took hears of it once. */
-static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn)
+static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_comp_acked *acked)
 {
 	struct mrc_tx_rec *rec = &qp->req.rec[psn & (qp->window - 1)];
 
 	if (rec->acked)
 		return;
 	rec->acked = 1;
+	acked->pkts++;
+	if (!rec->resent && rec->sent_ns > acked->newest_sent_ns)
+		acked->newest_sent_ns = rec->sent_ns;
 	if (rec->account)
 		mrc_path_account_acked(qp->path, rec->ev, rec->seq);
 }
@@ -48,21 +57,33 @@ static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn)
 /*
  * Account the PSNs this ACK acknowledged: the cumulative advance from
  * @old_una, and whatever its SACK bitmap covers that was not known yet.
+ * The congestion window hears how many, and the round trip of the copy
+ * sent last among them: the one the ACK answers most directly (earlier
+ * ones may have waited for the delayed ACK, resent ones are ambiguous).
  */
 static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sack *sack)
 {
 	struct mrc_tx_window *txw = &qp->req.txw;
 	u32 una = mrc_tx_window_una(txw), psn, end;
+	struct mrc_comp_acked acked = {};
+	u64 now;
 
 	for (psn = old_una; mrc_psn_before(psn, una); psn++)
-		mrc_comp_account_psn(qp, psn);
+		mrc_comp_account_psn(qp, psn, &acked);
 	end = sack->sack_base + MRC_SACK_BITS;
 	if (mrc_psn_after(end, mrc_tx_window_nxt(txw)))
 		end = mrc_tx_window_nxt(txw);
 	psn = mrc_psn_before(sack->sack_base, una) ? una : sack->sack_base;
 	for (; mrc_psn_before(psn, end); psn++)
 		if (mrc_tx_window_is_acked(txw, psn))
-			mrc_comp_account_psn(qp, psn);
+			mrc_comp_account_psn(qp, psn, &acked);
+	if (!acked.pkts)
+		return;
+	now = ktime_get_ns();
+	mrc_cc_on_ack(&qp->req.cc, acked.pkts,
+		      acked.newest_sent_ns ? (u32)min_t(u64, now - acked.newest_sent_ns,
+							MRC_CC_MAX_RTT_NS) : 0,
+		      now);
 }
 
 static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)

@@ -581,6 +581,9 @@ struct mrc_nl_qp_snap {
 	u64 packets;
 	u64 retransmits;
 	u64 timeouts;
+	u32 cwnd;
+	u32 srtt_ns;
+	u32 base_rtt_ns;
 };
 
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
@@ -602,7 +605,10 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, s->packets, MRC_A_QP_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, s->retransmits,
 			      MRC_A_QP_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, s->timeouts, MRC_A_QP_STATS_PAD)) {
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, s->timeouts, MRC_A_QP_STATS_PAD) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_CWND, s->cwnd) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_SRTT_NS, s->srtt_ns) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_BASE_RTT_NS, s->base_rtt_ns)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -630,6 +636,10 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			s.packets = READ_ONCE(qp->req.tx_packets);
 			s.retransmits = READ_ONCE(qp->req.tx_retransmits);
 			s.timeouts = READ_ONCE(qp->req.tx_timeouts);
+			/* racy against the completer: a snapshot, torn at worst */
+			s.cwnd = mrc_cc_cwnd(&qp->req.cc);
+			s.srtt_ns = READ_ONCE(qp->req.cc.srtt_ns);
+			s.base_rtt_ns = mrc_cc_base_rtt(&qp->req.cc);
 		}
 		xa_unlock(&mdev->qp_xa);
 		if (!qp)

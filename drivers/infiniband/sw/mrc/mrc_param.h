@@ -44,6 +44,15 @@
  */
 #define MRC_DEFAULT_WINDOW	1024
 
+/*
+ * The congestion window (core/mrc_cc.h) of a QP in packets: where it
+ * starts, and its floor; its ceiling is the PSN window. The queueing delay
+ * it tolerates is the module parameter cc_target_delay_us.
+ */
+#define MRC_CC_INIT_CWND	64
+#define MRC_CC_MIN_CWND		8
+#define MRC_CC_TARGET_DELAY_US	1000
+
 /* local ACK timeout used when a QP asks for "infinite" (0): 67 ms */
 #define MRC_DEFAULT_TIMEOUT	14
 

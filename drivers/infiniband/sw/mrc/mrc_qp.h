@@ -15,6 +15,7 @@
 #include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "core/mrc_cc.h"
 #include "core/mrc_path_set.h"
 #include "core/mrc_rx_window.h"
 #include "core/mrc_tx_window.h"
@@ -49,16 +50,19 @@ struct mrc_swqe {
  */
 struct mrc_tx_rec {
 	unsigned long sent_at;		/* jiffies */
+	u64 sent_ns;			/* for the congestion window's RTT */
 	u32 seq;
 	u16 ev;
 	u8 account;
 	u8 acked;
+	u8 resent;			/* no RTT sample: which copy was acked? */
 };
 
 /* Requester and completer state, under @lock. */
 struct mrc_req {
 	spinlock_t lock;
 	struct mrc_tx_window txw;
+	struct mrc_cc cc;		/* how much of txw may be in flight */
 	u64 *txw_map;
 	struct mrc_tx_rec *rec;		/* per PSN slot */
 	struct mrc_ev_cursor cursor;	/* the QP's walk over its EVs */

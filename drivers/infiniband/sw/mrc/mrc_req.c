@@ -26,6 +26,11 @@
 #define MRC_REORDER_PSNS	16	/* SACKed this far past a hole: lost */
 #define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
 
+static unsigned int mrc_cc_target_delay_us = MRC_CC_TARGET_DELAY_US;
+module_param_named(cc_target_delay_us, mrc_cc_target_delay_us, uint, 0644);
+MODULE_PARM_DESC(cc_target_delay_us,
+		 "Queueing delay a QP's congestion window tolerates, in us (default 1000)");
+
 static void mrc_req_timer(struct timer_list *t);
 static void mrc_req_work(struct work_struct *work);
 
@@ -44,6 +49,21 @@ unsigned long mrc_req_rto(const struct mrc_qp *qp)
 		t = MRC_DEFAULT_TIMEOUT;	/* 0 means infinite: retry forever */
 	ns = 4096ULL << min_t(u32, t, 31);
 	return max_t(unsigned long, nsecs_to_jiffies(ns), 2);
+}
+
+/* A fresh congestion window: a QP entering RTS knows nothing of its path. */
+static void mrc_req_cc_reset(struct mrc_qp *qp)
+{
+	const struct mrc_cc_params p = {
+		.init_cwnd = min_t(u32, MRC_CC_INIT_CWND, qp->window),
+		.min_cwnd = min_t(u32, MRC_CC_MIN_CWND, qp->window),
+		.max_cwnd = qp->window,
+		.target_delay_ns = min_t(u32, READ_ONCE(mrc_cc_target_delay_us),
+					 MRC_CC_MAX_RTT_NS / NSEC_PER_USEC) * NSEC_PER_USEC,
+	};
+
+	/* the parameters are consistent by construction: init cannot fail */
+	WARN_ON_ONCE(mrc_cc_init(&qp->req.cc, &p, ktime_get_ns()));
 }
 
 int mrc_req_init(struct mrc_qp *qp)
@@ -65,6 +85,7 @@ int mrc_req_init(struct mrc_qp *qp)
 	}
 	for (i = 0; i < qp->sq.num_slots; i++)
 		req->swqe[i].wqe = (void *)(req->raw + (size_t)i * qp->sq.slot_size);
+	mrc_req_cc_reset(qp);
 	return mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
 				  MRC_WINDOW_WORDS(qp->window), 0);
 }
@@ -110,6 +131,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 		mrc_swqe_release(&req->swqe[i]);
 	mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
 			   MRC_WINDOW_WORDS(qp->window), psn);
+	mrc_req_cc_reset(qp);
 	req->done = req->send = req->next = *mrc_queue_cons_ptr(&qp->sq);
 	req->msn = 0;
 	req->rsn = 0;
@@ -321,6 +343,7 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
 	struct mrc_req *req = &qp->req;
 	bool live = !mrc_tx_window_is_acked(&req->txw, psn);
 	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_PROFILE_EV_MAX;
+	u64 now_ns = ktime_get_ns();
 	u32 i;
 
 	mrc_path_pick(qp->path, &req->cursor, avoid, live, pick);
@@ -328,6 +351,8 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
 		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn + i);
 
 		rec->sent_at = jiffies;
+		rec->sent_ns = now_ns;
+		rec->resent = retx;
 		rec->seq = pick->seq;
 		rec->ev = pick->ev;
 		rec->account = !i;
@@ -426,7 +451,20 @@ static void mrc_req_arm_timer(struct mrc_qp *qp)
 		mod_timer(&qp->req.timer, jiffies + mrc_req_backed_off_rto(qp));
 }
 
-/* First transmissions, in WQE order, while the window has room. */
+/*
+ * Packets the network may still hold: sent, not acknowledged, SACKed
+ * ones excluded. A hole counts until it is acknowledged, so a loss keeps
+ * its slot until its resend gets through.
+ */
+static u32 mrc_req_in_flight(const struct mrc_req *req)
+{
+	return mrc_tx_window_outstanding(&req->txw) - req->txw.nr_sacked;
+}
+
+/*
+ * First transmissions, in WQE order, while the PSN window has room and the
+ * congestion window allows.
+ */
 static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 {
 	struct mrc_req *req = &qp->req;
@@ -439,7 +477,8 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			goto next_wqe;	/* completes with its error */
 		if (mrc_wqe_is_read(w->wqe))
 			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
-		if (mrc_tx_window_space(&req->txw) < count)
+		if (mrc_tx_window_space(&req->txw) < count ||
+		    !mrc_cc_may_send(&req->cc, mrc_req_in_flight(req), count))
 			break;
 		if (!w->next_pkt) {
 			bool rd = mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe);
@@ -498,6 +537,7 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 	struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
 
 	mrc_path_lost(qp->path, rec->ev, rec->seq, true, rec->account);
+	mrc_cc_on_loss(&qp->req.cc, ktime_get_ns());
 	mrc_req_resend_psn(qp, psn);
 }
 
@@ -632,6 +672,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 	if (una != req->progress_una)
 		req->retries = 0;
 	req->progress_una = una;
+	mrc_cc_on_timeout(&req->cc);
 
 	psn = una;
 	while (budget > 0 && mrc_tx_window_next_unacked(&req->txw, psn, &psn)) {

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Per-QP congestion window, delay based (after UET NSCC, the algorithm
+ * behind the OCP profile "uet-1.0-nscc"; there is no ECN on a software
+ * device's path, so queueing delay is the congestion signal).
+ *
+ * The window counts packets.  Each ACK brings the number of packets it
+ * acknowledged and, when one of them was sent only once, a round-trip
+ * sample.  The queueing delay is that sample minus the base RTT (the
+ * lowest sample of the last two epochs, so a route that got longer is
+ * learnt within two epochs).  Within the target delay the window grows:
+ * by every acknowledged packet until the first congestion signal, then by
+ * one packet per window.  Beyond the target it shrinks in proportion to
+ * how far beyond, by at most half, at most once per smoothed RTT, so one
+ * queue is not counted twice.  A loss shrinks it by a quarter (once per
+ * RTT: on a failing path losses come in bursts, and the path's bypass,
+ * not the window, is the answer to them).  A retransmit timeout drops it to
+ * the minimum, from where it grows by every acknowledged packet again up
+ * to half of what it was.
+ *
+ * Times are nanoseconds from the caller's monotonic clock.  The caller
+ * owns the locking; nothing here allocates or divides 64-bit values.
+ */
+#ifndef MRC_CC_H
+#define MRC_CC_H
+
+#include "mrc_core_compat.h"
+
+/* The window is fixed point: packets << MRC_CC_SHIFT. */
+#define MRC_CC_SHIFT		10U
+
+/* The base RTT is the minimum over this epoch and the previous one. */
+#define MRC_CC_BASE_EPOCH_NS	(10ULL * 1000 * 1000 * 1000)
+
+/* The epoch minimum before its first sample. */
+#define MRC_CC_NO_RTT		0xffffffffU
+
+/* Round-trip samples are clamped to this (a second), so sums fit 32 bits. */
+#define MRC_CC_MAX_RTT_NS	(1000U * 1000 * 1000)
+
+struct mrc_cc_params {
+	uint32_t init_cwnd;		/* packets */
+	uint32_t min_cwnd;		/* packets, >= 1 */
+	uint32_t max_cwnd;		/* packets, <= 2^20 */
+	uint32_t target_delay_ns;	/* queueing delay tolerated */
+};
+
+struct mrc_cc {
+	struct mrc_cc_params p;
+	uint32_t cwnd;			/* fixed point */
+	uint32_t srtt_ns;		/* 0 until the first sample */
+	uint32_t epoch_min_ns;
+	uint32_t prev_min_ns;
+	uint64_t epoch_start_ns;
+	uint64_t hold_until_ns;		/* no decrease before this */
+	uint32_t ssthresh;		/* fixed point: slow start below it */
+	/* what happened, for the QP's statistics */
+	uint32_t delay_decreases;
+	uint32_t loss_decreases;
+	uint32_t timeouts;
+};
+
+int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_ns);
+void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t now_ns);
+void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns);
+void mrc_cc_on_timeout(struct mrc_cc *cc);
+
+/* Whole packets the window allows in flight (>= the minimum). */
+static inline uint32_t mrc_cc_cwnd(const struct mrc_cc *cc)
+{
+	return cc->cwnd >> MRC_CC_SHIFT;
+}
+
+/* Growing by every acknowledged packet: no congestion signal yet. */
+static inline bool mrc_cc_in_slow_start(const struct mrc_cc *cc)
+{
+	return cc->cwnd < cc->ssthresh;
+}
+
+/* The lowest round trip of the last two epochs; 0 before any sample. */
+static inline uint32_t mrc_cc_base_rtt(const struct mrc_cc *cc)
+{
+	uint32_t base = cc->epoch_min_ns < cc->prev_min_ns ? cc->epoch_min_ns
+							   : cc->prev_min_ns;
+
+	return base == MRC_CC_NO_RTT ? 0 : base;
+}
+
+/*
+ * Whether @count more packets may go out with @in_flight already out.
+ * With nothing in flight one batch always may, however large (a READ
+ * request reserves up to MRC_READ_REQ_MAX_PKTS responses at once).
+ */
+static inline bool mrc_cc_may_send(const struct mrc_cc *cc, uint32_t in_flight,
+				   uint32_t count)
+{
+	return !in_flight || in_flight + count <= mrc_cc_cwnd(cc);
+}
+
+#endif /* MRC_CC_H */

@@ -1,0 +1,212 @@
+// Unit tests for core/mrc_cc.c: the rules one by one, then a bottleneck
+// simulation that shows the window keeps the queue near the target delay.
+extern "C" {
+#include "mrc_cc.h"
+}
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+
+namespace {
+
+constexpr uint64_t kUs = 1000;
+constexpr uint64_t kMs = 1000 * kUs;
+
+mrc_cc_params params(uint32_t init = 64, uint32_t min = 8, uint32_t max = 1024,
+                     uint32_t target = 1 * kMs) {
+    return {init, min, max, target};
+}
+
+class Cc : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const mrc_cc_params p = params();
+        ASSERT_EQ(0, mrc_cc_init(&cc, &p, now));
+    }
+
+    mrc_cc cc{};
+    uint64_t now = 5 * kMs;
+};
+
+TEST(CcInit, RefusesInconsistentParameters) {
+    mrc_cc cc{};
+    mrc_cc_params p = params();
+
+    p.min_cwnd = 0;
+    EXPECT_EQ(-MRC_EINVAL, mrc_cc_init(&cc, &p, 0));
+    p = params(64, 128, 1024);
+    EXPECT_EQ(-MRC_EINVAL, mrc_cc_init(&cc, &p, 0));
+    p = params(2048, 8, 1024);
+    EXPECT_EQ(-MRC_EINVAL, mrc_cc_init(&cc, &p, 0));
+    p = params(64, 8, 1U << 21);
+    EXPECT_EQ(-MRC_EINVAL, mrc_cc_init(&cc, &p, 0));
+    p = params(64, 8, 1U << 20);
+    EXPECT_EQ(0, mrc_cc_init(&cc, &p, 0));
+}
+
+TEST_F(Cc, StartsAtTheInitialWindowWithoutABaseRtt) {
+    EXPECT_EQ(64U, mrc_cc_cwnd(&cc));
+    EXPECT_EQ(0U, mrc_cc_base_rtt(&cc));
+    EXPECT_TRUE(mrc_cc_in_slow_start(&cc));
+}
+
+TEST_F(Cc, MaySendOneBatchWhenNothingIsInFlight) {
+    EXPECT_TRUE(mrc_cc_may_send(&cc, 0, 500));
+    EXPECT_TRUE(mrc_cc_may_send(&cc, 63, 1));
+    EXPECT_FALSE(mrc_cc_may_send(&cc, 64, 1));
+    EXPECT_FALSE(mrc_cc_may_send(&cc, 1, 64));
+}
+
+TEST_F(Cc, SlowStartGrowsByEveryAckedPacket) {
+    mrc_cc_on_ack(&cc, 16, 100 * kUs, now);
+    EXPECT_EQ(80U, mrc_cc_cwnd(&cc));
+    mrc_cc_on_ack(&cc, 4, 0, now);	// no sample: still an increase
+    EXPECT_EQ(84U, mrc_cc_cwnd(&cc));
+}
+
+TEST_F(Cc, GrowthStopsAtTheMaximum) {
+    for (int i = 0; i < 100; i++)
+        mrc_cc_on_ack(&cc, 100, 100 * kUs, now);
+    EXPECT_EQ(1024U, mrc_cc_cwnd(&cc));
+}
+
+TEST_F(Cc, AfterTheFirstSignalGrowsByOnePacketPerWindow) {
+    mrc_cc_on_loss(&cc, now);
+    EXPECT_EQ(48U, mrc_cc_cwnd(&cc));	// a quarter off
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
+    // a window's worth of ACKs, give or take the fixed point's rounding
+    for (int i = 0; i < 47; i++)
+        mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    EXPECT_EQ(48U, mrc_cc_cwnd(&cc));
+    for (int i = 0; i < 3; i++)
+        mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    EXPECT_EQ(49U, mrc_cc_cwnd(&cc));
+}
+
+TEST_F(Cc, BaseRttIsTheLowestSample) {
+    mrc_cc_on_ack(&cc, 1, 300 * kUs, now);
+    mrc_cc_on_ack(&cc, 1, 200 * kUs, now);
+    mrc_cc_on_ack(&cc, 1, 250 * kUs, now);
+    EXPECT_EQ(200 * kUs, mrc_cc_base_rtt(&cc));
+}
+
+TEST_F(Cc, BaseRttForgetsAMinimumTwoEpochsOld) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    now += MRC_CC_BASE_EPOCH_NS;
+    mrc_cc_on_ack(&cc, 1, 400 * kUs, now);
+    EXPECT_EQ(100 * kUs, mrc_cc_base_rtt(&cc));	// previous epoch still counts
+    now += MRC_CC_BASE_EPOCH_NS;
+    mrc_cc_on_ack(&cc, 1, 500 * kUs, now);
+    EXPECT_EQ(400 * kUs, mrc_cc_base_rtt(&cc));
+}
+
+TEST_F(Cc, DelayWithinTheTargetIsNoSignal) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    mrc_cc_on_ack(&cc, 1, 100 * kUs + 1 * kMs, now);
+    EXPECT_EQ(66U, mrc_cc_cwnd(&cc));
+    EXPECT_EQ(0U, cc.delay_decreases);
+}
+
+TEST_F(Cc, DelayBeyondTheTargetShrinksInProportion) {
+    mrc_cc_on_ack(&cc, 1, 1 * kMs, now);	// base 1 ms, cwnd 65
+    // queueing 2 ms against a 1 ms target: half of it is excess, a quarter off
+    mrc_cc_on_ack(&cc, 1, 3 * kMs, now);
+    EXPECT_EQ(48U, mrc_cc_cwnd(&cc));
+    EXPECT_EQ(1U, cc.delay_decreases);
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
+}
+
+TEST_F(Cc, FarBeyondTheTargetHalvesAtMost) {
+    mrc_cc_on_ack(&cc, 1, 10 * kUs, now);
+    mrc_cc_on_ack(&cc, 1, MRC_CC_MAX_RTT_NS * 2U, now);
+    EXPECT_GE(mrc_cc_cwnd(&cc), 32U);
+    EXPECT_LE(mrc_cc_cwnd(&cc), 33U);
+}
+
+TEST_F(Cc, OneDecreasePerSmoothedRtt) {
+    mrc_cc_on_ack(&cc, 1, 1 * kMs, now);
+    mrc_cc_on_ack(&cc, 1, 5 * kMs, now);
+    const uint32_t after_first = mrc_cc_cwnd(&cc);
+    mrc_cc_on_ack(&cc, 1, 5 * kMs, now + 100 * kUs);
+    mrc_cc_on_loss(&cc, now + 200 * kUs);
+    EXPECT_EQ(after_first, mrc_cc_cwnd(&cc));	// held: same queue
+    EXPECT_EQ(1U, cc.delay_decreases);
+    EXPECT_EQ(0U, cc.loss_decreases);
+    mrc_cc_on_loss(&cc, now + cc.srtt_ns + 1);
+    EXPECT_LT(mrc_cc_cwnd(&cc), after_first);
+    EXPECT_EQ(1U, cc.loss_decreases);
+}
+
+TEST_F(Cc, ShrinksNoFurtherThanTheMinimum) {
+    for (int i = 0; i < 50; i++)
+        mrc_cc_on_loss(&cc, now + static_cast<uint64_t>(i) * kMs);
+    EXPECT_EQ(8U, mrc_cc_cwnd(&cc));
+}
+
+TEST_F(Cc, TimeoutFallsToTheMinimumAndSlowStartsToHalf) {
+    mrc_cc_on_timeout(&cc);
+    EXPECT_EQ(8U, mrc_cc_cwnd(&cc));
+    EXPECT_EQ(1U, cc.timeouts);
+    EXPECT_TRUE(mrc_cc_in_slow_start(&cc));
+    mrc_cc_on_ack(&cc, 16, 100 * kUs, now);
+    EXPECT_EQ(24U, mrc_cc_cwnd(&cc));
+    mrc_cc_on_ack(&cc, 16, 100 * kUs, now);
+    EXPECT_EQ(40U, mrc_cc_cwnd(&cc));
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));	// past 32, half of 64
+    mrc_cc_on_ack(&cc, 40, 100 * kUs, now);
+    EXPECT_EQ(41U, mrc_cc_cwnd(&cc));
+}
+
+TEST_F(Cc, TimeoutAtTheMinimumStaysThere) {
+    for (int i = 0; i < 3; i++)
+        mrc_cc_on_timeout(&cc);
+    EXPECT_EQ(8U, mrc_cc_cwnd(&cc));
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
+}
+
+// One flow through a bottleneck of one packet per 10 us behind a 200 us base
+// RTT: the window must settle near BDP + target worth of queue (20 + 100
+// packets), never fill its 1024-packet maximum, and keep the link busy.
+TEST(CcBottleneck, KeepsTheQueueNearTheTarget) {
+    const mrc_cc_params p = params(64, 8, 1024, 1 * kMs);
+    constexpr uint64_t kService = 10 * kUs;
+    constexpr uint64_t kBaseRtt = 200 * kUs;
+    mrc_cc cc{};
+    std::deque<uint64_t> queue;	// send times of packets waiting at the link
+    std::deque<std::pair<uint64_t, uint64_t>> acks;	// (arrival, send time)
+    uint64_t now = 0, link_free = 0, delivered = 0;
+    uint32_t in_flight = 0, max_queue = 0;
+
+    ASSERT_EQ(0, mrc_cc_init(&cc, &p, now));
+    for (; now < 2000 * kMs; now += kUs) {
+        while (mrc_cc_may_send(&cc, in_flight, 1)) {
+            queue.push_back(now);
+            in_flight++;
+        }
+        max_queue = std::max<uint32_t>(max_queue, static_cast<uint32_t>(queue.size()));
+        if (!queue.empty() && now >= link_free) {
+            acks.emplace_back(now + kBaseRtt, queue.front());
+            queue.pop_front();
+            link_free = now + kService;
+            if (now > 1000 * kMs)
+                delivered++;
+        }
+        while (!acks.empty() && acks.front().first <= now) {
+            mrc_cc_on_ack(&cc, 1, static_cast<uint32_t>(now - acks.front().second), now);
+            acks.pop_front();
+            in_flight--;
+        }
+    }
+    // the last second: link busy at least 90% of the time
+    EXPECT_GE(delivered, 90000U);
+    EXPECT_LT(mrc_cc_cwnd(&cc), 400U);
+    EXPECT_GT(mrc_cc_cwnd(&cc), 20U);
+    EXPECT_GT(cc.delay_decreases, 0U);
+    // slow start overshoots once; the standing queue is what stays bounded
+    EXPECT_LT(max_queue, 1024U);
+}
+
+}  // namespace
