@@ -49,6 +49,8 @@ wait_until() { # SECONDS CMD...
 	done
 }
 
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; } # busybox date has no %N
+
 mrc_load() {
 	[ -d /sys/module/mrc ] || modprobe mrc || fail "cannot load mrc.ko"
 }

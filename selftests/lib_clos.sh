@@ -96,26 +96,58 @@ clos_fabric() { # SPINES
 	wait_until 20 nb ping -c1 -W1 $CLOS_A4
 }
 
-# Spine I's routes to both hosts (a link going down takes the routes through it along).
-clos_spine_routes() { # I
-	ns_ex msts$1 ip -6 route replace 2001:db8:1::/64 via 2001:db8:a$1::1
-	ns_ex msts$1 ip -6 route replace 2001:db8:2::/64 via 2001:db8:b$1::2
-	ns_ex msts$1 ip route replace 10.1.0.0/24 via 10.10$1.0.1
-	ns_ex msts$1 ip route replace 10.2.0.0/24 via 10.20$1.0.2
+# Spine I's routes to the host behind leaf SIDE, or both (a link going down takes the routes
+# through it along).
+clos_spine_routes() { # I [a|b]
+	if [ "${2:-a}" = a ]; then
+		ns_ex msts$1 ip -6 route replace 2001:db8:1::/64 via 2001:db8:a$1::1
+		ns_ex msts$1 ip route replace 10.1.0.0/24 via 10.10$1.0.1
+	fi
+	if [ "${2:-b}" = b ]; then
+		ns_ex msts$1 ip -6 route replace 2001:db8:2::/64 via 2001:db8:b$1::2
+		ns_ex msts$1 ip route replace 10.2.0.0/24 via 10.20$1.0.2
+	fi
 }
 
-# Spine I's link to leaf A down or up again (both ends, as a cable pulled and put back).
-# Leaf A sees its own link go and stops using it; leaf B cannot see it and keeps hashing
-# onto spine I, which now has no way to A: for host B's EVs through spine I, a dead path.
-clos_spine_a_link() { # I up|down
-	ns_ex mstla ip link set mstla-s$1 "$2"
-	ns_ex msts$1 ip link set msts$1-a "$2"
-	if [ "$2" = up ]; then
-		clos_spine_routes $1
+# Spine I's link to leaf SIDE (a or b) down or up again (both ends, as a cable pulled and
+# put back). That leaf sees its own link go and stops using it; the other leaf cannot see it
+# and keeps hashing onto spine I, which now has no way on: for the other host's EVs through
+# spine I, a dead path.
+clos_spine_link() { # a|b I up|down
+	ns_ex mstl$1 ip link set mstl$1-s$2 "$3"
+	ns_ex msts$2 ip link set msts$2-$1 "$3"
+	if [ "$3" = up ]; then
+		clos_spine_routes $2 $1
 	fi
+}
+clos_spine_a_link() { clos_spine_link a "$@"; } # I up|down: host B's paths via I die
+
+# A perftest TOOL from B to A over the fabric, one QP, IPv6 GIDs (the TCP exchange is IPv4,
+# on PORT). Prints the result lines.
+clos_perftest() { # TOOL PORT ARGS...
+	local tool=$1 port=$2 gid_a gid_b pid
+	shift 2
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $CLOS_A6)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v6 $CLOS_B6)")
+	server_a "$port" timeout 240 "$tool" -d mrcsta -x "$gid_a" -p "$port" --use_old_post_send \
+		-F "$@"
+	pid=$SERVER_PID
+	nb timeout 240 "$tool" -d mrcstb -x "$gid_b" -p "$port" --use_old_post_send -F "$@" \
+		$CLOS_A4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
+		{ kill $pid; fail "$tool failed on the client"; }
+	wait $pid || fail "$tool failed on the server"
 }
 
 # Bytes spine I received from leaf B (the B -> A direction).
 clos_spine_bytes_from_b() { # I
 	ns_ex msts$1 cat /sys/class/net/msts$1-b/statistics/rx_bytes
+}
+
+# Every spine's path from leaf B towards A shaped to RATE (tc tbf on leaf B's links, so each
+# B -> A path is a link of that rate; the spines' own qdiscs stay free for netem).
+clos_shape_b_to_a() { # SPINES RATE(e.g. 24mbit)
+	local i
+	for i in $(seq 1 "$1"); do
+		ns_ex mstlb tc qdisc add dev mstlb-s$i root tbf rate "$2" burst 32kb limit 1mb
+	done
 }

@@ -72,6 +72,8 @@ counter() { # DEV NAME -> value of an mrc hw counter
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
 }
 
+counter_ge() { [ "$(counter "$1" "$2")" -ge "$3" ]; } # DEV NAME N
+
 veth_tx_bytes() { # NETNS DEV
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes"
 }

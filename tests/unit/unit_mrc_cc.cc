@@ -110,13 +110,30 @@ TEST_F(Cc, DelayWithinTheTargetIsNoSignal) {
     EXPECT_EQ(0U, cc.delay_decreases);
 }
 
-TEST_F(Cc, DelayBeyondTheTargetShrinksInProportion) {
-    mrc_cc_on_ack(&cc, 1, 1 * kMs, now);	// base 1 ms, cwnd 65
-    // queueing 2 ms against a 1 ms target: half of it is excess, a quarter off
-    mrc_cc_on_ack(&cc, 1, 3 * kMs, now);
-    EXPECT_EQ(48U, mrc_cc_cwnd(&cc));
-    EXPECT_EQ(1U, cc.delay_decreases);
-    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
+TEST_F(Cc, OneLateSampleIsNoQueue) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    mrc_cc_on_ack(&cc, 1, 8 * kMs, now);	// smoothed: 1.09 ms, 0.99 ms of queue
+    EXPECT_EQ(0U, cc.delay_decreases);
+    EXPECT_EQ(66U, mrc_cc_cwnd(&cc));
+}
+
+TEST(CcDelay, ShrinksInProportionToTheExcess) {
+    const mrc_cc_params p = params();
+    mrc_cc some{}, much{};
+
+    ASSERT_EQ(0, mrc_cc_init(&some, &p, 0));
+    ASSERT_EQ(0, mrc_cc_init(&much, &p, 0));
+    mrc_cc_on_ack(&some, 1, 100 * kUs, 0);	// base and srtt 100 us, cwnd 65
+    mrc_cc_on_ack(&much, 1, 100 * kUs, 0);
+    mrc_cc_on_ack(&some, 1, 10 * kMs, 0);	// srtt 1.34 ms: a fifth is excess
+    mrc_cc_on_ack(&much, 1, 100 * kMs, 0);	// srtt 12.6 ms: nearly all of it
+    EXPECT_EQ(1U, some.delay_decreases);
+    EXPECT_EQ(1U, much.delay_decreases);
+    EXPECT_GE(mrc_cc_cwnd(&some), 57U);
+    EXPECT_LE(mrc_cc_cwnd(&some), 60U);
+    EXPECT_GE(mrc_cc_cwnd(&much), 33U);
+    EXPECT_LE(mrc_cc_cwnd(&much), 36U);
+    EXPECT_FALSE(mrc_cc_in_slow_start(&some));
 }
 
 TEST_F(Cc, FarBeyondTheTargetHalvesAtMost) {
@@ -128,9 +145,10 @@ TEST_F(Cc, FarBeyondTheTargetHalvesAtMost) {
 
 TEST_F(Cc, OneDecreasePerSmoothedRtt) {
     mrc_cc_on_ack(&cc, 1, 1 * kMs, now);
-    mrc_cc_on_ack(&cc, 1, 5 * kMs, now);
+    mrc_cc_on_ack(&cc, 1, 20 * kMs, now);
     const uint32_t after_first = mrc_cc_cwnd(&cc);
-    mrc_cc_on_ack(&cc, 1, 5 * kMs, now + 100 * kUs);
+    EXPECT_EQ(1U, cc.delay_decreases);
+    mrc_cc_on_ack(&cc, 1, 20 * kMs, now + 100 * kUs);
     mrc_cc_on_loss(&cc, now + 200 * kUs);
     EXPECT_EQ(after_first, mrc_cc_cwnd(&cc));	// held: same queue
     EXPECT_EQ(1U, cc.delay_decreases);

@@ -148,6 +148,20 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 		w->status = status;
 }
 
+/*
+ * READs go out as READ_REQs of MRC_READ_REQ_MAX_PKTS responses from the
+ * WQE's start: once every response of the one holding @idx is in, the
+ * peer's READ queue has room for another.
+ */
+static void mrc_comp_read_chunk_done(struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
+{
+	u32 first = idx - idx % MRC_READ_REQ_MAX_PKTS;
+	u32 end = min_t(u32, first + MRC_READ_REQ_MAX_PKTS, w->npkts);
+
+	if (find_next_zero_bit(w->resp_map, end, first) >= end && qp->req.read_reqs)
+		qp->req.read_reqs--;
+}
+
 static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       struct sk_buff *skb)
 {
@@ -184,6 +198,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	set_bit(idx, w->resp_map);
 	w->resp_pkts++;
 	w->progress_at = jiffies;
+	mrc_comp_read_chunk_done(qp, w, idx);
 	mrc_comp_progress(qp);
 }
 

@@ -74,6 +74,8 @@ struct mrc_req {
 	u32 msn;
 	u32 rsn;
 	u32 rd_atomic;			/* READ/atomic WQEs not completed */
+	u32 read_reqs;			/* READ_REQs with responses missing */
+	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
 	u32 retries;			/* timeouts without progress */
 	u32 rnr_retries;
 	u32 progress_una;		/* una at the last timeout */

@@ -136,6 +136,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->msn = 0;
 	req->rsn = 0;
 	req->rd_atomic = 0;
+	req->read_reqs = 0;
 	req->retries = 0;
 	req->rnr_retries = 0;
 	req->progress_una = psn;
@@ -324,6 +325,29 @@ static u8 mrc_wr_to_op(u32 wr_opcode)
 	}
 }
 
+/*
+ * Packets the network may still hold: sent, not acknowledged, SACKed
+ * ones excluded. A hole counts until it is acknowledged, so a loss keeps
+ * its slot until its resend gets through.
+ */
+static u32 mrc_req_in_flight(const struct mrc_req *req)
+{
+	return mrc_tx_window_outstanding(&req->txw) - req->txw.nr_sacked;
+}
+
+/*
+ * Whether the packet with @psn fills the congestion window and no packet
+ * of the last MRC_ACK_EVERY_PKTS asked for an ACK: the responder coalesces
+ * ACKs, and once the window is full nothing else would make it answer the
+ * last few packets -- the requester would wait for its timeout. Asking at
+ * most every MRC_ACK_EVERY_PKTS packets adds no ACKs to a busy stream.
+ */
+static bool mrc_req_fills_window(struct mrc_qp *qp, u32 psn)
+{
+	return mrc_req_in_flight(&qp->req) >= mrc_cc_cwnd(&qp->req.cc) &&
+	       psn - qp->req.ack_req_psn >= MRC_ACK_EVERY_PKTS;
+}
+
 static struct mrc_tx_rec *mrc_req_rec(struct mrc_qp *qp, u32 psn)
 {
 	return &qp->req.rec[mrc_req_slot(qp, psn)];
@@ -407,7 +431,7 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			seg = 0;
 		}
 		if (last + 1 == w->npkts || retx || !((idx + 1) % MRC_ACK_REQ_EVERY_PKTS) ||
-		    mrc_wqe_is_read(wqe))
+		    mrc_wqe_is_read(wqe) || mrc_req_fills_window(qp, hdr.psn))
 			hdr.flags |= MRC_WIRE_F_ACK_REQ;
 		if (last + 1 == w->npkts && (wqe->send_flags & IB_SEND_SOLICITED) &&
 		    (hdr.opcode == MRC_OP_SEND || hdr.opcode == MRC_OP_SEND_IMM ||
@@ -415,6 +439,8 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			hdr.flags |= MRC_WIRE_F_SOLICITED;
 	}
 
+	if (hdr.flags & MRC_WIRE_F_ACK_REQ)
+		qp->req.ack_req_psn = hdr.psn;
 	skb = mrc_pkt_alloc(qp, &hdr, seg, &payload);
 	if (!skb)
 		return -ENOMEM;
@@ -452,16 +478,6 @@ static void mrc_req_arm_timer(struct mrc_qp *qp)
 }
 
 /*
- * Packets the network may still hold: sent, not acknowledged, SACKed
- * ones excluded. A hole counts until it is acknowledged, so a loss keeps
- * its slot until its resend gets through.
- */
-static u32 mrc_req_in_flight(const struct mrc_req *req)
-{
-	return mrc_tx_window_outstanding(&req->txw) - req->txw.nr_sacked;
-}
-
-/*
  * First transmissions, in WQE order, while the PSN window has room and the
  * congestion window allows.
  */
@@ -475,9 +491,20 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 
 		if (w->status)
 			goto next_wqe;	/* completes with its error */
-		if (mrc_wqe_is_read(w->wqe))
+		if (mrc_wqe_is_read(w->wqe)) {
 			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
-		if (mrc_tx_window_space(&req->txw) < count ||
+			if (req->read_reqs >= MRC_READ_REQS_QUEUED)
+				break;	/* the peer's READ queue is full */
+		}
+		if (mrc_tx_window_space(&req->txw) < count)
+			break;
+		/*
+		 * The window paces what this side puts on the wire. A READ_REQ
+		 * is small and its PSNs are acknowledged on arrival, before the
+		 * responses flow, so the window cannot pace those: READs are
+		 * bounded by max_rd_atomic, their responses by the responder.
+		 */
+		if (!mrc_wqe_is_read(w->wqe) &&
 		    !mrc_cc_may_send(&req->cc, mrc_req_in_flight(req), count))
 			break;
 		if (!w->next_pkt) {
@@ -497,6 +524,8 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			mrc_tx_window_alloc(&req->txw, &psn);
 		}
 		mrc_req_xmit(qp, w, w->next_pkt, count, false);
+		if (mrc_wqe_is_read(w->wqe))
+			req->read_reqs++;
 		w->next_pkt += count;
 		w->progress_at = jiffies;
 		budget--;
@@ -852,6 +881,7 @@ void mrc_req_flush(struct mrc_qp *qp)
 			       true);
 	}
 	req->rd_atomic = 0;
+	req->read_reqs = 0;
 	del_timer(&req->timer);
 	spin_unlock_bh(&req->lock);
 }

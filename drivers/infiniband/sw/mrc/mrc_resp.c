@@ -22,7 +22,7 @@
 #include "mrc_srq.h"
 #include "mrc_stats.h"
 
-#define MRC_RESP_READS		256	/* READ jobs queued per QP */
+#define MRC_RESP_READS		MRC_READ_REQS_QUEUED	/* READ jobs queued per QP */
 #define MRC_RESP_SRQ_WQES	256	/* SRQ WQEs one QP holds at a time */
 #define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
 #define MRC_RESP_BUDGET		32	/* READ response packets per work run */

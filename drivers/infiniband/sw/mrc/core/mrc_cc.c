@@ -90,7 +90,7 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 			rtt_ns = MRC_CC_MAX_RTT_NS;
 		mrc_cc_sample(cc, rtt_ns, now_ns);
 		base = mrc_cc_base_rtt(cc);
-		delay = rtt_ns - base;
+		delay = cc->srtt_ns > base ? cc->srtt_ns - base : 0;
 		if (delay > cc->p.target_delay_ns) {
 			if (mrc_cc_may_decrease(cc, now_ns))
 				mrc_cc_delay_decrease(cc, delay, cc->p.target_delay_ns);

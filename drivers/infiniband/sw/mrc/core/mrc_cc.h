@@ -6,17 +6,18 @@
  *
  * The window counts packets.  Each ACK brings the number of packets it
  * acknowledged and, when one of them was sent only once, a round-trip
- * sample.  The queueing delay is that sample minus the base RTT (the
- * lowest sample of the last two epochs, so a route that got longer is
- * learnt within two epochs).  Within the target delay the window grows:
- * by every acknowledged packet until the first congestion signal, then by
- * one packet per window.  Beyond the target it shrinks in proportion to
- * how far beyond, by at most half, at most once per smoothed RTT, so one
- * queue is not counted twice.  A loss shrinks it by a quarter (once per
- * RTT: on a failing path losses come in bursts, and the path's bypass,
- * not the window, is the answer to them).  A retransmit timeout drops it to
- * the minimum, from where it grows by every acknowledged packet again up
- * to half of what it was.
+ * sample.  The queueing delay is the smoothed RTT (samples averaged 1/8
+ * each, so one late sample -- a descheduled CPU, a delayed ACK -- is no
+ * queue) minus the base RTT (the lowest sample of the last two epochs, so
+ * a route that got longer is learnt within two epochs).  Within the
+ * target delay the window grows: by every acknowledged packet until the
+ * first congestion signal, then by one packet per window.  Beyond the
+ * target it shrinks in proportion to how far beyond, by at most half, at
+ * most once per smoothed RTT, so one queue is not counted twice.  A loss
+ * shrinks it by a quarter (once per RTT: on a failing path losses come in
+ * bursts, and the path's bypass, not the window, is the answer to them).
+ * A retransmit timeout drops it to the minimum, from where it grows by
+ * every acknowledged packet again up to half of what it was.
  *
  * Times are nanoseconds from the caller's monotonic clock.  The caller
  * owns the locking; nothing here allocates or divides 64-bit values.

@@ -39,6 +39,14 @@
 #define MRC_READ_REQ_MAX_PKTS	64U
 
 /*
+ * READ_REQs a responder queues per QP while it sends their responses, and
+ * so the most a requester has outstanding (sent, responses not all in): a
+ * READ_REQ beyond the queue would be acknowledged but never answered until
+ * the requester's timeout asked again.
+ */
+#define MRC_READ_REQS_QUEUED	256U
+
+/*
  * ACK coalescing (Documentation/protocol.rst, "When ACKs are sent").  The
  * responder ACKs at once a packet with ACK_REQ set and a duplicate, and
  * otherwise once this many new request packets have arrived since its last

@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A fabric that keeps changing under load: spine links flapping at random every 200 ms for a
+# minute, and half of the spines ("core switches") taken out at once and put back. Transfers
+# in both directions carry on through all of it: no QP error, every byte verified, and once
+# the fabric is whole again every EV is GOOD and carries traffic.
+#
+#                           +-- spine 1 --+
+#   [ host A ] -- [ leaf A ]+-- spine 2 --+[ leaf B ] -- [ host B ]       (lib_clos.sh;
+#                           +--   ...   --+                               ECMP on UDP ports)
+#                           +-- spine N --+
+
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_fabric.sh"
+source "$(dirname "$0")/lib_clos.sh"
+
+STRESS_LOG=/tmp/churn-stress.out
+
+# mrc_stress in the background (both directions: the client's QPs run every op both ways).
+stress_start() { # SECONDS
+	(stress --seconds "$1" --qps 2 --seed 21) >$STRESS_LOG 2>&1 &
+	STRESS_PID=$!
+}
+
+stress_finish() {
+	wait $STRESS_PID || { cat $STRESS_LOG; fail "mrc_stress failed across the churn"; }
+	cat $STRESS_LOG
+	STRESS_OUT=$(cat $STRESS_LOG)
+	stress_passed
+}
+
+# Every EV either host marked ASSUMED_BAD is GOOD again.
+all_recovered() {
+	local dev
+	for dev in mrcsta mrcstb; do
+		[ "$(counter $dev ev_recovered)" -ge "$(counter $dev ev_marked_bad)" ] || return 1
+	done
+}
+
+# Bytes spines FIRST..LAST received from leaf B.
+spines_bytes_from_b() { # FIRST LAST
+	local i sum=0
+	for i in $(seq "$1" "$2"); do sum=$((sum + $(clos_spine_bytes_from_b $i))); done
+	echo $sum
+}
+
+# For SECONDS, every 200 ms: a random leaf-spine link changes state at the leaf -- down, or
+# back up if it was down -- with at most two down at once, so outages last from 200 ms to
+# seconds. The peer spine sees its carrier go and keeps its routes; the leaf's multipath
+# route skips the dead nexthop and takes it back on up. Each leaf gets its commands through
+# one `ip -batch` reading a FIFO: under emulation an `ip netns exec` per flap would take
+# longer than the flap period.
+flap_links() { # SPINES SECONDS
+	local spines=$1 end=$(( $(now_ms) + $2 * 1000 )) n=0 down=0 sides=(a b) side i link
+	local -A fd state
+	for side in a b; do
+		rm -f /tmp/flap-$side
+		mkfifo /tmp/flap-$side
+		ip netns exec mstl$side ip -force -batch /tmp/flap-$side &
+		exec {fd[$side]}>/tmp/flap-$side
+	done
+	while [ "$(now_ms)" -lt $end ]; do
+		side=${sides[RANDOM % 2]}
+		i=$((RANDOM % spines + 1))
+		link="$side$i"
+		if [ "${state[$link]:-up}" = down ]; then
+			state[$link]=up
+			down=$((down - 1))
+		elif [ $down -lt 2 ]; then
+			state[$link]=down
+			down=$((down + 1))
+		else
+			continue
+		fi
+		echo "link set dev mstl$side-s$i ${state[$link]}" >&"${fd[$side]}"
+		n=$((n + 1))
+		sleep 0.2
+	done
+	for link in "${!state[@]}"; do
+		echo "link set dev mstl${link:0:1}-s${link:1} up" >&"${fd[${link:0:1}]}"
+	done
+	for side in a b; do exec {fd[$side]}>&-; done
+	wait_until 10 links_up $spines
+	echo "$n link state changes in $2 s"
+}
+
+# Every leaf-spine link is up again.
+links_up() { # SPINES
+	local i side
+	for i in $(seq 1 "$1"); do
+		for side in a b; do
+			ns_ex mstl$side ip link show dev mstl$side-s$i | grep -q "state UP" || return 1
+		done
+	done
+}
+
+flap_soak() {
+	local spines=4 secs=60 write read
+	clos_fabric $spines
+	stress_start $((secs + 20))
+	(clos_perftest ib_write_bw 18515 -s 65536 -D $((secs + 10))) >/tmp/churn-write.out 2>&1 &
+	write=$!
+	(clos_perftest ib_read_bw 18516 -s 65536 -D $((secs + 10))) >/tmp/churn-read.out 2>&1 &
+	read=$!
+	sleep 5
+	flap_links $spines $secs
+	[ "$(counter mrcsta ev_marked_bad)" -gt 0 ] && [ "$(counter mrcstb ev_marked_bad)" -gt 0 ] ||
+		fail "both hosts should have lost paths to the flaps"
+	wait $write || { cat /tmp/churn-write.out; fail "ib_write_bw failed across the flaps"; }
+	wait $read || { cat /tmp/churn-read.out; fail "ib_read_bw failed across the flaps"; }
+	echo "ib_write_bw:"; cat /tmp/churn-write.out
+	echo "ib_read_bw:"; cat /tmp/churn-read.out
+	stress_finish
+	no_qp_errors
+	echo "marked bad: A $(counter mrcsta ev_marked_bad) B $(counter mrcstb ev_marked_bad)"
+	wait_until 20 all_recovered
+}
+
+# Spines 1-4 of 8 lose every link at once (both leaves see them go and stop hashing onto
+# them; what was in flight through them is lost), for 5 s, and come back.
+hot_swap() {
+	local spines=8 half=4 i marked b0 b1 r0 r1
+	clos_fabric $spines
+	stress_start 40
+	sleep 8
+	for i in $(seq 1 $half); do
+		clos_spine_link a $i down
+		clos_spine_link b $i down
+	done
+	sleep 3
+	r0=$(spines_bytes_from_b $((half + 1)) $spines)
+	sleep 2
+	r1=$(spines_bytes_from_b $((half + 1)) $spines)
+	echo "hot swap: with spines 1-$half out, spines $((half + 1))-$spines carried" \
+		"$((r1 - r0)) bytes from B in 2 s"
+	[ $((r1 - r0)) -ge 1000000 ] || fail "the transfer stalled with spines 1-$half out"
+	marked="A $(counter mrcsta ev_marked_bad) B $(counter mrcstb ev_marked_bad)"
+	for i in $(seq 1 $half); do
+		clos_spine_link a $i up
+		clos_spine_link b $i up
+	done
+	wait_until 20 all_recovered
+	b0=$(spines_bytes_from_b 1 $half)
+	r0=$(spines_bytes_from_b $((half + 1)) $spines)
+	sleep 3
+	b1=$(spines_bytes_from_b 1 $half)
+	r1=$(spines_bytes_from_b $((half + 1)) $spines)
+	echo "hot swap: marked bad $marked; after the swap spines 1-$half carried" \
+		"$((b1 - b0)) bytes from B in 3 s, spines $((half + 1))-$spines $((r1 - r0))"
+	# back in the hash's rotation: at least a quarter of what the others carry
+	[ $(((b1 - b0) * 4)) -ge $((r1 - r0)) ] || fail "traffic did not return to spines 1-$half"
+	stress_finish
+	no_qp_errors
+}
+
+ktap_run \
+	flap_soak \
+	hot_swap
