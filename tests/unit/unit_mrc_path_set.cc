@@ -94,7 +94,8 @@ TEST(PathSet, InitRejectsBadArguments) {
     mrc_path_set ps{};
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 0, 0, 0), -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 9, 0), -MRC_EINVAL);
-    EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 0, 7), -MRC_EINVAL);
+    EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 1, 8, 0, MRC_SPRAY_ADAPTIVE + 1),
+              -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, ev.data(), good.data(), 0, 8, 0, 0), -MRC_EINVAL);
     EXPECT_EQ(mrc_path_set_init(&ps, nullptr, good.data(), 1, 8, 0, 0), -MRC_EINVAL);
     std::vector<mrc_ev_health> big(MRC_PROFILE_EV_MAX + 1);
@@ -181,6 +182,69 @@ TEST(PathSet, WeightedLeavesAnEvThatGoesBad) {
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 0, true, 1, &change), 1);
     for (int i = 0; i < 5; i++)
         EXPECT_EQ(ps.pick(), 1);
+}
+
+TEST(PathSet, AdaptiveIsRoundRobinWithoutRttSamples) {
+    PathSet ps(4, 0, MRC_SPRAY_ADAPTIVE);
+    ASSERT_EQ(ps.init_result(), 0);
+    std::array<int, 4> hits{};
+    for (int i = 0; i < 40; i++)
+        hits[static_cast<size_t>(ps.pick())]++;
+    EXPECT_EQ(hits, (std::array<int, 4>{10, 10, 10, 10}));
+}
+
+TEST(PathSet, AdaptiveRestsAnEvInProportionToItsExtraDelay) {
+    PathSet ps(4, 0, MRC_SPRAY_ADAPTIVE);
+    // floor 100 us, so a quantum is 50 us; EV 2 runs 160 us slower: rests 3 rounds of 4
+    for (const uint32_t ev : {0U, 1U, 3U})
+        mrc_path_set_rtt_sample(ps.get(), ev, 100000);
+    mrc_path_set_rtt_sample(ps.get(), 2, 260000);
+    EXPECT_LT(ps->rtt_floor_ns, 100100U); // up slowly
+    EXPECT_EQ(ps->ev[2].rest, 3U);
+    EXPECT_EQ(ps->ev[0].rest, 0U);
+    std::array<int, 4> hits{};
+    for (int i = 0; i < 3 * 40 + 10; i++)
+        hits[static_cast<size_t>(ps.pick())]++;
+    EXPECT_EQ(hits[0], 40);
+    EXPECT_EQ(hits[1], 40);
+    EXPECT_EQ(hits[2], 10);
+    EXPECT_EQ(hits[3], 40);
+}
+
+TEST(PathSet, AdaptiveRestIsBoundedAndFollowsTheEvBack) {
+    PathSet ps(2, 0, MRC_SPRAY_ADAPTIVE);
+    mrc_path_set_rtt_sample(ps.get(), 0, 100000);
+    mrc_path_set_rtt_sample(ps.get(), 1, 900000000); // far slower: rests the most
+    EXPECT_EQ(ps->ev[1].rest, MRC_SPRAY_MAX_REST);
+    EXPECT_LT(ps->rtt_floor_ns, 102000U); // one wild sample hardly moves the floor
+    for (int i = 0; i < 128; i++)
+        mrc_path_set_rtt_sample(ps.get(), 1, 100000); // its queue drains
+    EXPECT_EQ(ps->ev[1].rest, 0U);
+    // a resting EV still carries some, so its RTT keeps being measured
+    mrc_path_set_rtt_sample(ps.get(), 1, 900000000);
+    int on_1 = 0;
+    for (int i = 0; i < 64; i++)
+        on_1 += ps.pick() == 1;
+    EXPECT_GT(on_1, 0);
+    EXPECT_LT(on_1, 64 / 4);
+}
+
+TEST(PathSet, AdaptiveQuantumHasAFloorAgainstNoise) {
+    PathSet ps(2, 0, MRC_SPRAY_ADAPTIVE);
+    mrc_path_set_rtt_sample(ps.get(), 0, 2000); // 2 us floor: the quantum is 20 us, not 1
+    mrc_path_set_rtt_sample(ps.get(), 1, 15000);
+    EXPECT_EQ(ps->ev[1].rest, 0U);
+    mrc_path_set_rtt_sample(ps.get(), 1, 0); // no sample: nothing changes
+    mrc_path_set_rtt_sample(ps.get(), 7, 1); // no such EV
+    EXPECT_EQ(ps->ev[1].srtt_ns, 15000U);
+}
+
+TEST(PathSet, AdaptiveWhenAllRestTakesTheNextAnyway) {
+    PathSet ps(2, 0, MRC_SPRAY_ADAPTIVE);
+    ps->ev[0].rest = 1;
+    ps->ev[1].rest = 1;
+    for (int i = 0; i < 6; i++)
+        EXPECT_GE(ps.pick(), 0);
 }
 
 TEST(PathSet, SameEvGapNeedsReorderLaterAcks) {

@@ -37,6 +37,7 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 struct mrc_comp_acked {
 	u32 pkts;
 	u64 newest_sent_ns;	/* latest send among copies sent once; 0: none */
+	u16 newest_ev;		/* the EV that copy took */
 };
 
 /* PSN @psn is acknowledged: the EV its copy took hears of it once. */
@@ -48,8 +49,10 @@ static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_comp_ack
 		return;
 	rec->acked = 1;
 	acked->pkts++;
-	if (!rec->resent && rec->sent_ns > acked->newest_sent_ns)
+	if (!rec->resent && rec->sent_ns > acked->newest_sent_ns) {
 		acked->newest_sent_ns = rec->sent_ns;
+		acked->newest_ev = rec->ev;
+	}
 	if (rec->account)
 		mrc_path_account_acked(qp->path, rec->ev, rec->seq);
 }
@@ -66,6 +69,7 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 	struct mrc_tx_window *txw = &qp->req.txw;
 	u32 una = mrc_tx_window_una(txw), psn, end;
 	struct mrc_comp_acked acked = {};
+	u32 rtt = 0;
 	u64 now;
 
 	for (psn = old_una; mrc_psn_before(psn, una); psn++)
@@ -80,10 +84,11 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 	if (!acked.pkts)
 		return;
 	now = ktime_get_ns();
-	mrc_cc_on_ack(&qp->req.cc, acked.pkts,
-		      acked.newest_sent_ns ? (u32)min_t(u64, now - acked.newest_sent_ns,
-							MRC_CC_MAX_RTT_NS) : 0,
-		      now);
+	if (acked.newest_sent_ns)
+		rtt = (u32)min_t(u64, now - acked.newest_sent_ns, MRC_CC_MAX_RTT_NS);
+	mrc_cc_on_ack(&qp->req.cc, acked.pkts, rtt, now);
+	if (rtt)
+		mrc_path_rtt_sample(qp->path, acked.newest_ev, rtt);
 }
 
 static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)

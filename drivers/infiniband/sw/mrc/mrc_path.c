@@ -293,6 +293,16 @@ void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
 	spin_unlock_bh(&path->lock);
 }
 
+/* A data packet on @ev took @rtt_ns to be acknowledged (adaptive spraying). */
+void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns)
+{
+	if (!path || ev >= path->ps.nr_ev || path->ps.policy != MRC_SPRAY_ADAPTIVE)
+		return;
+	spin_lock_bh(&path->lock);
+	mrc_path_set_rtt_sample(&path->ps, ev, rtt_ns);
+	spin_unlock_bh(&path->lock);
+}
+
 /*
  * Whether transmission @seq on @ev, unacknowledged, counts as lost: by the
  * time rule (@by_time, judged by the caller) or the same-EV gap rule. An

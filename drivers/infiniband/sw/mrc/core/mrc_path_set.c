@@ -12,7 +12,7 @@ int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_
 
 	if (!ps || !ev || !usable || !nr_ev || nr_ev > MRC_PROFILE_EV_MAX ||
 	    nwords < MRC_PATH_SET_WORDS(nr_ev) || min_active > nr_ev ||
-	    policy > MRC_SPRAY_WEIGHTED)
+	    policy > MRC_SPRAY_ADAPTIVE)
 		return -MRC_EINVAL;
 
 	memset(ps, 0, sizeof(*ps));
@@ -94,6 +94,29 @@ static uint32_t mrc_ev_wrap(const struct mrc_path_set *ps, uint32_t ev)
 }
 
 /*
+ * MRC_SPRAY_ADAPTIVE: from usable EV @e on, the first not resting in the
+ * cursor's round; one walk around at most (then @e: all rest, none is
+ * better than another).
+ */
+static uint32_t mrc_ev_find_awake(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
+				  uint32_t e)
+{
+	uint32_t first = e, round = cur->round, next, i;
+
+	for (i = 0; i < ps->nr_usable; i++) {
+		if (!ps->ev[e].rest || !(round % (ps->ev[e].rest + 1U))) {
+			cur->round = round;
+			return e;
+		}
+		next = mrc_ev_find_good(ps, mrc_ev_wrap(ps, e + 1U));
+		if (next <= e)
+			round++;
+		e = next;
+	}
+	return first;
+}
+
+/*
  * The EV for the next packet of a QP walking the set with @cur.
  *
  * @avoid is an EV not to take when another will do (the one a lost copy
@@ -107,7 +130,7 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 		      uint32_t *ev)
 {
 	bool weighted = ps->policy == MRC_SPRAY_WEIGHTED;
-	uint32_t e, i, pass;
+	uint32_t e, i, pass, from;
 
 	if (ps->nr_usable) {
 		if (weighted && cur->left && mrc_path_set_usable(ps, cur->next) &&
@@ -117,7 +140,13 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 				cur->next++;
 			return 0;
 		}
-		e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->next));
+		from = mrc_ev_wrap(ps, cur->next);
+		e = mrc_ev_find_good(ps, from);
+		if (ps->policy == MRC_SPRAY_ADAPTIVE) {
+			if (cur->next >= ps->nr_ev || e < from)
+				cur->round++;
+			e = mrc_ev_find_awake(ps, cur, e);
+		}
 		if (e == avoid && ps->nr_usable > 1)
 			e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, e + 1U));
 		*ev = e;
@@ -158,6 +187,39 @@ uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev)
 
 	h->packets++;
 	return h->tx_seq++;
+}
+
+/*
+ * A data packet on @ev came back after @rtt_ns (its ACK): the EV's smoothed
+ * RTT, the set's floor and, from both, how much the EV rests.
+ */
+void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns)
+{
+	struct mrc_ev_health *h;
+	uint32_t quantum, rest, step;
+
+	if (ev >= ps->nr_ev || !rtt_ns)
+		return;
+	h = &ps->ev[ev];
+	h->srtt_ns = h->srtt_ns ? h->srtt_ns - (h->srtt_ns >> 3) + (rtt_ns >> 3) : rtt_ns;
+	/*
+	 * The floor follows the lowest sample down at once and up slowly,
+	 * by at most 1/64 of itself per sample: a route that got longer is
+	 * learnt, one wild sample moves nothing.
+	 */
+	if (!ps->rtt_floor_ns || rtt_ns < ps->rtt_floor_ns) {
+		ps->rtt_floor_ns = rtt_ns;
+	} else {
+		step = (rtt_ns - ps->rtt_floor_ns) >> 12;
+		if (step > (ps->rtt_floor_ns >> 6) + 1U)
+			step = (ps->rtt_floor_ns >> 6) + 1U;
+		ps->rtt_floor_ns += step;
+	}
+	quantum = ps->rtt_floor_ns / 2U;
+	if (quantum < MRC_SPRAY_QUANTUM_MIN_NS)
+		quantum = MRC_SPRAY_QUANTUM_MIN_NS;
+	rest = h->srtt_ns > ps->rtt_floor_ns ? (h->srtt_ns - ps->rtt_floor_ns) / quantum : 0;
+	h->rest = (uint8_t)(rest < MRC_SPRAY_MAX_REST ? rest : MRC_SPRAY_MAX_REST);
 }
 
 /* The transmission @seq on @ev was acknowledged. */

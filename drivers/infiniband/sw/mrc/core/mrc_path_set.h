@@ -52,7 +52,21 @@ enum mrc_ev_cause {
 enum mrc_spray_policy {
 	MRC_SPRAY_ROUND_ROBIN,	/* each usable EV in turn */
 	MRC_SPRAY_WEIGHTED,		/* each usable EV for @weight packets in turn */
+	MRC_SPRAY_ADAPTIVE,		/* in turn, but slow EVs rest (below) */
 };
+
+/*
+ * MRC_SPRAY_ADAPTIVE: the data round trips of every QP on the set, per EV,
+ * steer the spray away from paths with queues. An EV whose smoothed RTT is
+ * k quanta above the set's floor (its lowest recent sample) rests k rounds
+ * of the walk out of k + 1, at most MRC_SPRAY_MAX_REST: a path that is
+ * slower because a queue builds on it gets less, the rest more, and its
+ * RTT keeps being measured by what it still carries. A quantum is half
+ * the floor, at least MRC_SPRAY_QUANTUM_MIN_NS, so RTT noise of the order
+ * of the round trip itself moves nothing.
+ */
+#define MRC_SPRAY_MAX_REST		7U
+#define MRC_SPRAY_QUANTUM_MIN_NS	20000U
 
 #define MRC_PROFILE_EV_MAX	4096U	/* EVs in one profile */
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
@@ -93,6 +107,8 @@ struct mrc_ev_health {
 	uint8_t probes_missed;	/* SUSPECT: probes unanswered */
 	uint8_t weight;		/* MRC_SPRAY_WEIGHTED: 1 ... 255 */
 	uint32_t rtt_ns;	/* the last probe's round trip */
+	uint32_t srtt_ns;	/* data round trips, smoothed; 0: none yet */
+	uint8_t rest;		/* MRC_SPRAY_ADAPTIVE: rounds of k + 1 it sits out */
 	uint64_t changed_ns;	/* when the state last changed */
 	uint64_t packets;	/* transmissions, retransmissions included */
 	uint64_t acked;		/* transmissions acknowledged */
@@ -105,6 +121,7 @@ struct mrc_ev_health {
 struct mrc_ev_cursor {
 	uint32_t next;		/* the EV to consider first */
 	uint32_t left;		/* MRC_SPRAY_WEIGHTED: packets left on @next */
+	uint32_t round;		/* MRC_SPRAY_ADAPTIVE: walks over the set so far */
 };
 
 struct mrc_path_set {
@@ -119,6 +136,7 @@ struct mrc_path_set {
 	uint32_t probe_seq;		/* the last probe id given out */
 	uint32_t tick_next;		/* where the next tick starts (fairness) */
 	uint8_t policy;			/* enum mrc_spray_policy */
+	uint32_t rtt_floor_ns;		/* the lowest recent data round trip */
 
 	/* the reference for judging probes: the answered probe sent last */
 	uint64_t ref_sent_ns;
@@ -163,6 +181,7 @@ int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weigh
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
+void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
 void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 
