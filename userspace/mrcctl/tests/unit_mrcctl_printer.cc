@@ -190,18 +190,19 @@ TEST(show, devs) {
     d.name = "mrc0";
     d.ev_max = 4096;
     d.fmt_modes = MRC_EV_FMT_MODE_UDP;
+    d.default_profile = 1;
     d.planes.push_back({.id = 1, .ifindex = 5, .ifname = "eth0", .admin_up = true});
     const std::vector<DevInfo> devs{d};
     std::ostringstream text;
     Printer t(text, false);
     show_devs(t, devs);
-    EXPECT_EQ(text.str(), "index 3: name mrc0 ev_max 4096 fmt_modes udp\n"
+    EXPECT_EQ(text.str(), "index 3: name mrc0 ev_max 4096 fmt_modes udp default_profile 1\n"
                           "    plane 1 ifname eth0 ifindex 5 admin up\n");
     std::ostringstream json;
     Printer j(json, true);
     show_devs(j, devs);
     EXPECT_EQ(json.str(), "[{\"index\":3,\"name\":\"mrc0\",\"ev_max\":4096,\"fmt_modes\":\"udp\","
-                          "\"planes\":[{\"plane\":1,\"ifname\":\"eth0\",\"ifindex\":5,"
+                          "\"default_profile\":1,\"planes\":[{\"plane\":1,\"ifname\":\"eth0\",\"ifindex\":5,"
                           "\"admin\":\"up\"}]}]\n");
 }
 
