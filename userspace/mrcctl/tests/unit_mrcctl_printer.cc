@@ -201,9 +201,10 @@ TEST(show, devs) {
     std::ostringstream json;
     Printer j(json, true);
     show_devs(j, devs);
-    EXPECT_EQ(json.str(), "[{\"index\":3,\"name\":\"mrc0\",\"ev_max\":4096,\"fmt_modes\":\"udp\","
-                          "\"default_profile\":1,\"planes\":[{\"plane\":1,\"ifname\":\"eth0\",\"ifindex\":5,"
-                          "\"admin\":\"up\"}]}]\n");
+    EXPECT_EQ(json.str(),
+              "[{\"index\":3,\"name\":\"mrc0\",\"ev_max\":4096,\"fmt_modes\":\"udp\","
+              "\"default_profile\":1,\"planes\":[{\"plane\":1,\"ifname\":\"eth0\",\"ifindex\":5,"
+              "\"admin\":\"up\"}]}]\n");
 }
 
 TEST(show, event_line_and_json_line) {
