@@ -264,3 +264,35 @@ TEST(show, qp_stats_and_probe) {
 
 } // namespace
 } // namespace mrc::ctl
+
+namespace mrc::ctl {
+namespace {
+
+TEST(show, ev_profiles) {
+    EvProfile e;
+    e.dev_index = 1;
+    e.id = 2;
+    e.mode = MRC_EV_MODE_GEN;
+    e.state = MRC_PROFILE_STATE_ONLINE;
+    e.count = 4;
+    e.min_active = 1;
+    e.event_mask = MRC_EV_STATE_GOOD | MRC_EV_STATE_ASSUMED_BAD | MRC_EV_STATE_DENIED;
+    e.policy = MRC_EV_POLICY_ROUND_ROBIN;
+    e.fields.push_back({.width = 16, .init = 0xc100, .min = 0, .max = 3, .mask = 3});
+    const std::vector<EvProfile> profiles{e};
+    std::ostringstream text;
+    Printer t(text, false);
+    show_ev_profiles(t, profiles);
+    EXPECT_EQ(text.str().rfind("id 2 mode gen fmt 0 state online count 4 min_active 1 ", 0), 0U)
+            << text.str();
+    std::ostringstream json;
+    Printer j(json, true);
+    show_ev_profiles(j, profiles);
+    EXPECT_NE(json.str().find("\"fields\":[{\"width\":16,\"init\":49408,\"min\":0,\"max\":3,"
+                              "\"mask\":3}]"),
+              std::string::npos)
+            << json.str();
+}
+
+} // namespace
+} // namespace mrc::ctl
