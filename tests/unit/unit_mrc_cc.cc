@@ -63,7 +63,7 @@ TEST_F(Cc, MaySendOneBatchWhenNothingIsInFlight) {
 TEST_F(Cc, SlowStartGrowsByEveryAckedPacket) {
     mrc_cc_on_ack(&cc, 16, 100 * kUs, now);
     EXPECT_EQ(80U, mrc_cc_cwnd(&cc));
-    mrc_cc_on_ack(&cc, 4, 0, now);	// no sample: still an increase
+    mrc_cc_on_ack(&cc, 4, 0, now); // no sample: still an increase
     EXPECT_EQ(84U, mrc_cc_cwnd(&cc));
 }
 
@@ -75,7 +75,7 @@ TEST_F(Cc, GrowthStopsAtTheMaximum) {
 
 TEST_F(Cc, AfterTheFirstSignalGrowsByOnePacketPerWindow) {
     mrc_cc_on_loss(&cc, now);
-    EXPECT_EQ(48U, mrc_cc_cwnd(&cc));	// a quarter off
+    EXPECT_EQ(48U, mrc_cc_cwnd(&cc)); // a quarter off
     EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
     // a window's worth of ACKs, give or take the fixed point's rounding
     for (int i = 0; i < 47; i++)
@@ -97,7 +97,7 @@ TEST_F(Cc, BaseRttForgetsAMinimumTwoEpochsOld) {
     mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
     now += MRC_CC_BASE_EPOCH_NS;
     mrc_cc_on_ack(&cc, 1, 400 * kUs, now);
-    EXPECT_EQ(100 * kUs, mrc_cc_base_rtt(&cc));	// previous epoch still counts
+    EXPECT_EQ(100 * kUs, mrc_cc_base_rtt(&cc)); // previous epoch still counts
     now += MRC_CC_BASE_EPOCH_NS;
     mrc_cc_on_ack(&cc, 1, 500 * kUs, now);
     EXPECT_EQ(400 * kUs, mrc_cc_base_rtt(&cc));
@@ -111,7 +111,7 @@ TEST_F(Cc, DelayWithinTheTargetIsNoSignal) {
 }
 
 TEST_F(Cc, DelayBeyondTheTargetShrinksInProportion) {
-    mrc_cc_on_ack(&cc, 1, 1 * kMs, now);	// base 1 ms, cwnd 65
+    mrc_cc_on_ack(&cc, 1, 1 * kMs, now); // base 1 ms, cwnd 65
     // queueing 2 ms against a 1 ms target: half of it is excess, a quarter off
     mrc_cc_on_ack(&cc, 1, 3 * kMs, now);
     EXPECT_EQ(48U, mrc_cc_cwnd(&cc));
@@ -132,7 +132,7 @@ TEST_F(Cc, OneDecreasePerSmoothedRtt) {
     const uint32_t after_first = mrc_cc_cwnd(&cc);
     mrc_cc_on_ack(&cc, 1, 5 * kMs, now + 100 * kUs);
     mrc_cc_on_loss(&cc, now + 200 * kUs);
-    EXPECT_EQ(after_first, mrc_cc_cwnd(&cc));	// held: same queue
+    EXPECT_EQ(after_first, mrc_cc_cwnd(&cc)); // held: same queue
     EXPECT_EQ(1U, cc.delay_decreases);
     EXPECT_EQ(0U, cc.loss_decreases);
     mrc_cc_on_loss(&cc, now + cc.srtt_ns + 1);
@@ -155,7 +155,7 @@ TEST_F(Cc, TimeoutFallsToTheMinimumAndSlowStartsToHalf) {
     EXPECT_EQ(24U, mrc_cc_cwnd(&cc));
     mrc_cc_on_ack(&cc, 16, 100 * kUs, now);
     EXPECT_EQ(40U, mrc_cc_cwnd(&cc));
-    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));	// past 32, half of 64
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc)); // past 32, half of 64
     mrc_cc_on_ack(&cc, 40, 100 * kUs, now);
     EXPECT_EQ(41U, mrc_cc_cwnd(&cc));
 }
@@ -175,10 +175,13 @@ TEST(CcBottleneck, KeepsTheQueueNearTheTarget) {
     constexpr uint64_t kService = 10 * kUs;
     constexpr uint64_t kBaseRtt = 200 * kUs;
     mrc_cc cc{};
-    std::deque<uint64_t> queue;	// send times of packets waiting at the link
-    std::deque<std::pair<uint64_t, uint64_t>> acks;	// (arrival, send time)
-    uint64_t now = 0, link_free = 0, delivered = 0;
-    uint32_t in_flight = 0, max_queue = 0;
+    std::deque<uint64_t> queue;                     // send times of packets waiting at the link
+    std::deque<std::pair<uint64_t, uint64_t>> acks; // (arrival, send time)
+    uint64_t now = 0;
+    uint64_t link_free = 0;
+    uint64_t delivered = 0;
+    uint32_t in_flight = 0;
+    uint32_t max_queue = 0;
 
     ASSERT_EQ(0, mrc_cc_init(&cc, &p, now));
     for (; now < 2000 * kMs; now += kUs) {
@@ -209,4 +212,4 @@ TEST(CcBottleneck, KeepsTheQueueNearTheTarget) {
     EXPECT_LT(max_queue, 1024U);
 }
 
-}  // namespace
+} // namespace
