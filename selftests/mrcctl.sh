@@ -33,7 +33,8 @@ every_ev_carried() { [ "$(evs_b | jq '[.[] | select(.packets > 0)] | length')" =
 poll_until() { WAIT_INTERVAL=1 wait_until "$@"; } # SECONDS CMD...
 
 # A flow from B to A (and back) in the background, until flow_stop; returns once B's path
-# set towards A is up. A long ACK timeout (1 s) rides out vCPU stalls under TCG.
+# set towards A is up (with FLOW_EVS EVs, 256 by default: profile 0's). A long ACK timeout
+# (1 s) rides out vCPU stalls under TCG.
 flow_start() {
 	local gid_a gid_b
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
@@ -43,9 +44,9 @@ flow_start() {
 		--seconds 200 --qps 2 --max-size 65536 --qp-timeout 18 $A4 >$FLOW_LOG 2>&1 &
 	CLIENT_PID=$!
 	trap flow_stop EXIT	# also when the test fails
-	if ! (poll_until 60 evs_b_count_is 256); then
+	if ! (poll_until 60 evs_b_count_is "${FLOW_EVS:-256}"); then
 		tail -n 5 $FLOW_LOG
-		fail "no path set of 256 EVs towards A: did the flow start?"
+		fail "no path set of ${FLOW_EVS:-256} EVs towards A: did the flow start?"
 	fi
 }
 
@@ -183,8 +184,8 @@ bad_input_is_refused() {
 		ctl_b_nobody ev set dev mrcstb dst $A4 index 1 state deny
 	expect_error "unprivileged allow" "^mrcctl: Operation not permitted" \
 		ctl_b_nobody ev set dev mrcstb dst $A4 index 3 state allow
-	expect_error "EV profiles" "^mrcctl: .*not supported yet" \
-		ctl_b ev-profile add dev mrcstb id 1 mode exp ev c000
+	expect_error "EV formats other than udp" "^mrcctl: .*not supported yet" \
+		ctl_b ev-fmt-profile add dev mrcstb id 1 mode stev
 	expect_error "planes" "^mrcctl: .*not supported yet" ctl_b plane set dev mrcstb id 1 admin down
 	expect_error "probes" "^mrcctl: .*not supported yet" ctl_b probe dev mrcstb dst $A4 index 1
 	rc=0; ctl_b ev set dev mrcstb dst $A4 index 256 state deny 2>/dev/null || rc=$?
@@ -194,8 +195,129 @@ bad_input_is_refused() {
 	flow_stop
 }
 
+# ib_write_bw from B to A, 200 iterations of 64 KiB; fails unless it completes and the wire
+# carried at least that much from B.
+write_bw_b_to_a() {
+	local gid_a gid_b before after
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	before=$(veth_tx_bytes mstb mstb0)
+	server_a 18515 timeout 120 ib_write_bw -d mrcsta -x "$gid_a" --use_old_post_send -F \
+		-s 65536 -n 200
+	nb timeout 120 ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 -n 200 \
+		$A4 | grep -A1 '#bytes' || fail "ib_write_bw client"
+	wait "$SERVER_PID" || fail "ib_write_bw server"
+	after=$(veth_tx_bytes mstb mstb0)
+	echo "B sent $((after - before)) bytes"
+	[ $((after - before)) -ge $((200 * 65536)) ] || fail "the wire carried too little"
+}
+
+profiles_b() { ctl_b -j ev-profile show dev mrcstb; }
+default_b() { ctl_b -j dev show mrcstb | jq -r '.[0].default_profile'; }
+one_ev_carried() { [ "$(evs_b profile 1 | jq -r '.[0].packets')" -gt 100 ]; }
+
+# Pinning B's new QPs to one EV (UDP source port 0xc000): an explicit profile of one EV made
+# the device's default; a QP made then sends every packet on it, and keeps its profile in use.
+pin_new_qps_to_one_ev() {
+	two_hosts
+	local text rows
+	ctl_b ev-profile add dev mrcstb id 1 mode exp ev 0xc000 min-active 1
+	text=$(ctl_b ev-profile show dev mrcstb id 1)
+	echo "$text"
+	assert_match "$text" "^id 1 mode exp fmt 0 state offline count 1 min_active 1 " "show"
+	assert_eq "$(profiles_b | jq -c '[.[] | [.id, .mode, .count]]')" \
+		'[[0,"auto",256],[1,"exp",1]]' "show -j"
+	expect_error "an offline default" "^mrcctl: .*must be online" \
+		ctl_b dev set dev mrcstb default-profile 1
+	ctl_b ev-profile set dev mrcstb id 1 state online
+	assert_eq "$(profiles_b | jq -r '.[1].state')" online "state after set"
+	ctl_b dev set dev mrcstb default-profile 1
+	assert_eq "$(default_b)" 1 "dev show -j default_profile"
+	assert_match "$(ctl_b dev show mrcstb)" " default_profile 1" "dev show default_profile"
+	assert_eq "$(ctl_a -j dev show mrcsta | jq -r '.[0].default_profile')" 0 "A's default"
+
+	write_bw_b_to_a
+
+	FLOW_EVS=1 flow_start
+	poll_until 60 one_ev_carried
+	rows=$(evs_b)
+	echo "$rows" | jq -c '.[]'
+	assert_eq "$(echo "$rows" | jq length)" 1 "EVs towards A, over every profile"
+	assert_eq "$(echo "$rows" | jq -r '.[0].bytes')" c000 "the one EV: port 49152"
+	assert_match "$(ctl_b path show dev mrcstb)" "^dst 10\.11\.0\.1 profile 1 good 1/1" \
+		"path show"
+	assert_match "$(ctl_b stats qp dev mrcstb)" "qpn [0-9]+ profile 1 packets [1-9]" "stats qp"
+	# A's QPs answer on A's own default, profile 0
+	assert_match "$(ctl_a path show dev mrcsta)" "^dst 10\.11\.0\.2 profile 0 good 256/256" \
+		"A's path set"
+
+	expect_error "the default profile offline" "^mrcctl: .*stays online" \
+		ctl_b ev-profile set dev mrcstb id 1 state offline
+	ctl_b dev set dev mrcstb default-profile 0
+	expect_error "a profile in use" "^mrcctl: .*in use by path sets" \
+		ctl_b ev-profile del dev mrcstb id 1
+	ctl_b ev-profile set dev mrcstb id 1 state offline
+	expect_error "EVs of a profile in use" "^mrcctl: .*in use by path sets" \
+		ctl_b ev-profile set dev mrcstb id 1 ev 0xc001
+	assert_eq "$(profiles_b | jq length)" 2 "profiles after the refusals"
+	flow_stop
+	poll_until 30 evs_b_count_is 0
+	ctl_b ev-profile del dev mrcstb id 1
+	assert_eq "$(profiles_b | jq -c '[.[].id]')" '[0]' "profiles after del"
+}
+
+# A generated profile: four ports 0xc100 ... 0xc103 from one field; a QP sprays over them.
+generated_profile_sprays_over_its_evs() {
+	two_hosts
+	ctl_b ev-profile add dev mrcstb id 2 mode gen field width 16 init 0xc100 min 0 max 3 mask 3
+	assert_eq "$(profiles_b | jq -c '.[] | select(.id == 2) | [.mode, .count, .fields]')" \
+		'["gen",4,[{"width":16,"init":49408,"min":0,"max":3,"mask":3}]]' "show -j"
+	ctl_b ev-profile set dev mrcstb id 2 state online
+	ctl_b dev set dev mrcstb default-profile 2
+	FLOW_EVS=4 flow_start
+	poll_until 60 eval '[ "$(evs_b | jq "[.[] | select(.packets > 0)] | length")" = 4 ]'
+	assert_eq "$(evs_b | jq -r '[.[].bytes] | sort | join(" ")')" "c100 c101 c102 c103" \
+		"the generated EVs"
+	flow_stop
+}
+
+# Refused by mrcctl or the kernel with a reason; nothing changes.
+profile_refusals() {
+	two_hosts
+	local before
+	before=$(profiles_b)
+	expect_error "count 0" "out of range" ctl_b ev-profile add dev mrcstb id 1 mode auto count 0
+	expect_error "4097 EVs" "more than 4096 EVs" \
+		ctl_b ev-profile add dev mrcstb id 1 mode exp $(for _ in $(seq 4097); do echo ev c000; done)
+	expect_error "unknown fmt mode" "invalid mode 'tcp'" \
+		ctl_b ev-fmt-profile add dev mrcstb id 1 mode tcp
+	expect_error "EV of 1 byte" "^mrcctl: .*2 bytes" ctl_b ev-profile add dev mrcstb id 1 \
+		mode exp ev c0
+	expect_error "EV of 4 bytes" "^mrcctl: .*2 bytes" ctl_b ev-profile add dev mrcstb id 1 \
+		mode exp ev 0xc0000001
+	expect_error "min-active above count" "^mrcctl: .*min-active" \
+		ctl_b ev-profile add dev mrcstb id 1 mode exp ev c000 ev c001 min-active 3
+	expect_error "fmt mode srv6" "^mrcctl: .*not supported yet" \
+		ctl_b ev-fmt-profile add dev mrcstb id 1 mode srv6
+	expect_error "delete profile 0" "^mrcctl: .*cannot be deleted" \
+		ctl_b ev-profile del dev mrcstb id 0
+	expect_error "default: no such profile" "^mrcctl: .*no such EV profile" \
+		ctl_b dev set dev mrcstb default-profile 3
+	expect_error "unprivileged add" "^mrcctl: Operation not permitted" \
+		ctl_b_nobody ev-profile add dev mrcstb id 1 mode exp ev c000
+	expect_error "unprivileged default" "^mrcctl: Operation not permitted" \
+		ctl_b_nobody dev set dev mrcstb default-profile 0
+	assert_eq "$(profiles_b)" "$before" "profiles after the refusals"
+	assert_eq "$(ctl_b -j ev-fmt-profile show dev mrcstb | jq -c '[.[].id]')" '[0]' \
+		"format profiles after the refusals"
+	assert_eq "$(default_b)" 0 "default after the refusals"
+}
+
 ktap_run \
 	dev_show_lists_the_device \
 	ev_table_while_traffic_flows \
 	deny_and_allow_one_ev \
-	bad_input_is_refused
+	bad_input_is_refused \
+	pin_new_qps_to_one_ev \
+	generated_profile_sprays_over_its_evs \
+	profile_refusals

@@ -19,11 +19,17 @@ source "$(dirname "$0")/lib_fabric.sh"
 # Attribute numbers (include/uapi/linux/mrc.h) for the raw requests.
 A_DEV_INDEX=1
 A_PATH_DEV=1 A_PATH_PROFILE=2 A_PATH_DST=3 A_PATH_EV=5
-A_EV_INDEX=1 A_EV_WEIGHT=4 A_EV_STATE=5
+A_EV_INDEX=1 A_EV_BYTES=2 A_EV_PLANE=3 A_EV_WEIGHT=4 A_EV_STATE=5
+A_DEV_DEFAULT=8
+A_FMT_DEV=1 A_FMT_ID=2 A_FMT_MODE=3 A_FMT_STATE=4
+A_PROF_DEV=1 A_PROF_ID=2 A_PROF_MODE=3 A_PROF_FMT_ID=4 A_PROF_STATE=5 A_PROF_COUNT=6 A_PROF_MIN_ACTIVE=7
+A_PROF_EVS=10 A_PROF_FIELDS=11
+A_FIELD_WIDTH=1 A_FIELD_INIT=2 A_FIELD_MIN=3 A_FIELD_MAX=4 A_FIELD_MASK=5
 GOOD=1 ASSUMED_BAD=2 DENIED=4 REASON_CONTROLLER=4
+MODE_AUTO=1 MODE_EXP=2 MODE_GEN=4 FMT_STEV=1 FMT_SRV6=2 FMT_UDP=4 OFFLINE=1 ONLINE=2
 
-# MRC_CMD_DEV_GET (1) ... MRC_CMD_QP_STATS_GET (16); 17 is the event alone.
-MRC_NL_OPS=16
+# MRC_CMD_DEV_GET (1) ... MRC_CMD_DEV_SET (17); 18 is the event alone.
+MRC_NL_OPS=17
 
 family() { genl ctrl get name mrc; }
 
@@ -96,8 +102,9 @@ dev_dump_and_get() {
 	[ -n "$idx" ] || fail "mrcst0 missing from the dev-get dump: $(mrc_nl_check dev)"
 	line=$(mrc_nl_check dev-get "$idx")
 	echo "$line"
-	assert_eq "$line" "dev index=$idx name=mrcst0 ev_max=4096 profiles_max=1 fmt_modes=4 \
-ev_modes=1 plane id=1 ifindex=$(cat /sys/class/net/mst0/ifindex) ifname=mst0 admin_up=1" "dev-get"
+	assert_eq "$line" "dev index=$idx name=mrcst0 ev_max=4096 profiles_max=16 fmt_modes=4 \
+ev_modes=7 default_profile=0 plane id=1 ifindex=$(cat /sys/class/net/mst0/ifindex) ifname=mst0 \
+admin_up=1" "dev-get"
 	assert_match "$(mrc_nl_check dev)" "^$line\$" "the dump's line for mrcst0"
 }
 
@@ -130,14 +137,133 @@ devices_of_other_namespaces_unseen() {
 
 not_yet_built_ops_say_so() {
 	addressed_device
-	local op
-	for op in plane-add plane-del plane-set ev-fmt-profile-new ev-fmt-profile-set \
-		ev-fmt-profile-get ev-fmt-profile-del ev-profile-new ev-profile-set ev-profile-get \
-		ev-profile-del probe; do
+	local op idx
+	idx=$(dev_index mrcst0)
+	for op in plane-add plane-del plane-set probe; do
 		expect_error "$op" "^error EOPNOTSUPP .*not supported yet" mrc_nl_check send $op
 	done
-	expect_error "ev-profile-get dump" "^error EOPNOTSUPP .*not supported yet" \
-		mrc_nl_check send -d ev-profile-get
+	for mode in $FMT_STEV $FMT_SRV6; do
+		expect_error "format mode $mode" "^error EOPNOTSUPP .*not supported yet" \
+			mrc_nl_check send ev-fmt-profile-new u32:$A_FMT_DEV=$idx u32:$A_FMT_ID=1 \
+			u32:$A_FMT_MODE=$mode
+	done
+	expect_error "an EV on plane 2" "^error EOPNOTSUPP .*not supported yet" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c000 u8:$A_EV_PLANE=2 }
+	assert_eq "$(nl send -d ev-fmt-profile-get u32:$A_FMT_DEV=$idx)" "ok 1 messages" \
+		"format profiles after the refusals"
+}
+
+# ev-profile-new on device $1 of id $2, mode $3, more ATTRs after.
+prof_new() { # DEV ID MODE [ATTR...]
+	local dev=$1 id=$2 mode=$3
+	shift 3
+	nl send ev-profile-new u32:$A_PROF_DEV=$dev u32:$A_PROF_ID=$id u32:$A_PROF_MODE=$mode "$@"
+}
+
+# The EV profiles of device $1 as the dump counts them.
+prof_count() { nl send -d ev-profile-get u32:$A_PROF_DEV=$1 | sed -n 's/^ok \([0-9]*\) messages$/\1/p'; }
+
+profiles_made_and_deleted() {
+	addressed_device
+	local idx
+	idx=$(dev_index mrcst0)
+	assert_eq "$(prof_count "$idx")" 1 "profiles of a new device (profile 0)"
+	assert_eq "$(nl send ev-profile-get u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=0)" "ok 1 messages" \
+		"profile 0"
+	prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ u32:$A_EV_INDEX=0 hex:$A_EV_BYTES=c000 } \
+		nest:$A_PROF_EVS{ u32:$A_EV_INDEX=1 hex:$A_EV_BYTES=c001 u8:$A_EV_WEIGHT=3 } ||
+		fail "explicit profile"
+	prof_new "$idx" 2 $MODE_GEN nest:$A_PROF_FIELDS{ u32:$A_FIELD_WIDTH=16 \
+u32:$A_FIELD_INIT=0xc100 u32:$A_FIELD_MAX=7 u32:$A_FIELD_MASK=7 } || fail "generated profile"
+	prof_new "$idx" 3 $MODE_AUTO u32:$A_PROF_COUNT=16 || fail "auto profile"
+	nl send ev-fmt-profile-new u32:$A_FMT_DEV=$idx u32:$A_FMT_ID=1 u32:$A_FMT_MODE=$FMT_UDP \
+		nest:5{ u32:1=16 } || fail "UDP format profile"
+	assert_eq "$(prof_count "$idx")" 4 "profiles made"
+	expect_error "default not online" "^error EINVAL .*must be online" \
+		nl send dev-set u32:$A_DEV_INDEX=$idx u32:$A_DEV_DEFAULT=1
+	nl send ev-profile-set u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=3 u32:$A_PROF_STATE=0 ||
+		fail "profile 3 offline -> init"
+	expect_error "init to online" "^error EINVAL .*one step" \
+		nl send ev-profile-set u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=3 u32:$A_PROF_STATE=$ONLINE
+	nl send ev-profile-set u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=1 u32:$A_PROF_STATE=$ONLINE ||
+		fail "profile 1 online"
+	expect_error "EVs of an online profile" "^error EBUSY .*not online" \
+		nl send ev-profile-set u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=1 \
+		nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c005 }
+	nl send dev-set u32:$A_DEV_INDEX=$idx u32:$A_DEV_DEFAULT=1 || fail "default profile 1"
+	assert_match "$(nl dev-get "$idx")" " default_profile=1 " "dev-get after dev-set"
+	expect_error "deleting the default" "^error EBUSY .*default profile" \
+		nl send ev-profile-del u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=1
+	expect_error "default offline" "^error EBUSY .*stays online" \
+		nl send ev-profile-set u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=1 u32:$A_PROF_STATE=$OFFLINE
+	nl send dev-set u32:$A_DEV_INDEX=$idx u32:$A_DEV_DEFAULT=0 || fail "default profile 0"
+	nl send ev-profile-del u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=2 || fail "delete profile 2"
+	expect_error "deleted twice" "^error ENOENT " \
+		nl send ev-profile-del u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=2
+	assert_eq "$(prof_count "$idx")" 3 "profiles after a delete"
+	# the device goes with profiles 1 and 3 and format profile 1 in it: freed (kmemleak)
+}
+
+profile_refusals() {
+	addressed_device
+	local idx ev=() i
+	idx=$(dev_index mrcst0)
+	expect_error "EV of 1 byte" "^error EINVAL .*2 bytes" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c0 }
+	expect_error "EV of 3 bytes" "^error EINVAL .*2 bytes" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c00000 }
+	expect_error "EV without bytes" "^error EINVAL .*needs its bytes" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ u32:$A_EV_INDEX=0 }
+	expect_error "EVs out of order" "^error EINVAL .*index order" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ u32:$A_EV_INDEX=1 hex:$A_EV_BYTES=c000 }
+	expect_error "count 0" "^error (EINVAL|ERANGE) " prof_new "$idx" 1 $MODE_AUTO u32:$A_PROF_COUNT=0
+	expect_error "count 4097" "^error (EINVAL|ERANGE) " \
+		prof_new "$idx" 1 $MODE_AUTO u32:$A_PROF_COUNT=4097
+	for i in $(seq 0 4096); do ev+=(nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c000 }); done
+	expect_error "4097 EVs" "^error EINVAL .*at most 4096" prof_new "$idx" 1 $MODE_EXP "${ev[@]}"
+	expect_error "count differs from the EVs" "^error EINVAL .*count differs" \
+		prof_new "$idx" 1 $MODE_EXP u32:$A_PROF_COUNT=2 nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c000 }
+	expect_error "min-active above count" "^error EINVAL .*min-active" \
+		prof_new "$idx" 1 $MODE_EXP u32:$A_PROF_MIN_ACTIVE=2 \
+		nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c000 }
+	expect_error "generated: fewer EVs than count" "^error EINVAL .*fewer EVs" \
+		prof_new "$idx" 1 $MODE_GEN u32:$A_PROF_COUNT=9 nest:$A_PROF_FIELDS{ \
+u32:$A_FIELD_WIDTH=16 u32:$A_FIELD_MAX=7 u32:$A_FIELD_MASK=7 }
+	expect_error "generated: wider than a port" "^error EINVAL .*wider than the EV format" \
+		prof_new "$idx" 1 $MODE_GEN nest:$A_PROF_FIELDS{ u32:$A_FIELD_WIDTH=17 u32:$A_FIELD_MAX=1 \
+u32:$A_FIELD_MASK=1 }
+	expect_error "mode exp with fields" "^error EINVAL .*mode exp" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_FIELDS{ u32:$A_FIELD_WIDTH=16 }
+	expect_error "mode 3" "^error EINVAL .*unknown EV mode" prof_new "$idx" 1 3
+	expect_error "format mode 3" "^error EINVAL .*unknown EV format mode" \
+		nl send ev-fmt-profile-new u32:$A_FMT_DEV=$idx u32:$A_FMT_ID=1 u32:$A_FMT_MODE=3
+	expect_error "id 16" "^error EINVAL .*below profiles-max" prof_new "$idx" 16 $MODE_AUTO
+	expect_error "no such format" "^error ENOENT .*format profile" \
+		prof_new "$idx" 1 $MODE_AUTO u32:$A_PROF_FMT_ID=5
+	expect_error "profile 0 again" "^error EEXIST " prof_new "$idx" 0 $MODE_AUTO
+	expect_error "delete profile 0" "^error EINVAL .*cannot be deleted" \
+		nl send ev-profile-del u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=0
+	expect_error "delete format 0" "^error EINVAL .*cannot be deleted" \
+		nl send ev-fmt-profile-del u32:$A_FMT_DEV=$idx u32:$A_FMT_ID=0
+	expect_error "profile 0 offline" "^error EINVAL .*built in" \
+		nl send ev-profile-set u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=0 u32:$A_PROF_STATE=$OFFLINE
+	expect_error "default: no such profile" "^error ENOENT " \
+		nl send dev-set u32:$A_DEV_INDEX=$idx u32:$A_DEV_DEFAULT=5
+	expect_error "unprivileged new" "^error EPERM " \
+		mrc_nl_check -u send ev-profile-new u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=1 \
+		u32:$A_PROF_MODE=$MODE_AUTO
+	expect_error "unprivileged dev-set" "^error EPERM " \
+		mrc_nl_check -u send dev-set u32:$A_DEV_INDEX=$idx u32:$A_DEV_DEFAULT=0
+	expect_error "unprivileged del" "^error EPERM " \
+		mrc_nl_check -u send ev-profile-del u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=0
+	# anyone may read
+	assert_eq "$(mrc_nl_check -u send -d ev-profile-get u32:$A_PROF_DEV=$idx)" "ok 1 messages" \
+		"unprivileged dump"
+	# nothing changed
+	assert_eq "$(prof_count "$idx")" 1 "profiles after the refusals"
+	assert_eq "$(nl send -d ev-fmt-profile-get u32:$A_FMT_DEV=$idx)" "ok 1 messages" \
+		"format profiles after the refusals"
+	assert_match "$(nl dev-get "$idx")" " default_profile=0 " "default after the refusals"
 }
 
 ev_set_refusals() {
@@ -268,6 +394,8 @@ ktap_run \
 	dev_get_refusals \
 	devices_of_other_namespaces_unseen \
 	not_yet_built_ops_say_so \
+	profiles_made_and_deleted \
+	profile_refusals \
 	ev_set_refusals \
 	path_dump_over_many_messages \
 	ev_deny_and_allow \

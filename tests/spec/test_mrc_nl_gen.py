@@ -96,12 +96,12 @@ class GenTest(unittest.TestCase):
             MRC_ASSERT(MRC_EV_STATE_DENIED == 4, "");
             MRC_ASSERT(MRC_EV_REASON_NONE == 0 && MRC_EV_REASON_PLANE == 5, "");
             MRC_ASSERT(MRC_EV_FMT_MODE_UDP == 4 && MRC_PROFILE_STATE_ONLINE == 2, "");
-            MRC_ASSERT(MRC_A_DEV_INDEX == 1 && MRC_A_DEV_MAX == 7, "");
+            MRC_ASSERT(MRC_A_DEV_INDEX == 1 && MRC_A_DEV_MAX == 8, "");
             MRC_ASSERT(__MRC_A_DEV_MAX == MRC_A_DEV_MAX + 1, "");
             MRC_ASSERT(MRC_A_EV_FIELD_MAX == 4 && MRC_A_EV_FIELD_ATTR_MAX == 5, "");
             MRC_ASSERT(MRC_A_PATH_EV == 5 && MRC_A_EV_RTT_NS == 11, "");
             MRC_ASSERT(MRC_CMD_DEV_GET == 1 && MRC_CMD_EV_EVENT == MRC_CMD_MAX, "");
-            MRC_ASSERT(MRC_CMD_MAX == 17, "");
+            MRC_ASSERT(MRC_CMD_MAX == 18, "");
             static const char grp[] = MRC_MCGRP_EV_EVENTS;
             MRC_ASSERT(sizeof(grp) == sizeof("ev-events"), "");
         """

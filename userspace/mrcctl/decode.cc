@@ -14,6 +14,7 @@ DevInfo decode_dev(const AttrView &a) {
     d.profiles_max = a.u32(MRC_A_DEV_PROFILES_MAX);
     d.fmt_modes = a.u32(MRC_A_DEV_FMT_MODES);
     d.ev_modes = a.u32(MRC_A_DEV_EV_MODES);
+    d.default_profile = a.u32(MRC_A_DEV_DEFAULT_PROFILE);
     for (const nlattr *n : a.all(MRC_A_DEV_PLANES)) {
         const AttrView p = AttrView::nested(n);
         PlaneInfo pl;

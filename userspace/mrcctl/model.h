@@ -24,7 +24,7 @@ struct DevInfo {
     std::uint32_t index = 0;
     std::string name;
     std::vector<PlaneInfo> planes;
-    std::optional<std::uint32_t> ev_max, profiles_max, fmt_modes, ev_modes;
+    std::optional<std::uint32_t> ev_max, profiles_max, fmt_modes, ev_modes, default_profile;
 };
 
 struct EvInfo {

@@ -23,7 +23,28 @@ Invocation dev_show(Args &args) {
     return inv;
 }
 
-constexpr std::array dev_commands{Command{"show", dev_show}, Command{"list", dev_show}};
+// dev set dev DEV default-profile ID: the EV profile of the device's new path sets (new QPs).
+Invocation dev_set(Args &args) {
+    Invocation inv = invocation(Action::Change, MRC_CMD_DEV_SET, false);
+    KeywordLoop kw(args, "dev set");
+    for (auto k = kw.next(); !k.empty(); k = kw.next()) {
+        if (k == "dev") {
+            take_dev(kw, inv, MRC_A_DEV_INDEX);
+        } else if (k == "default-profile") {
+            kw.once(k);
+            inv.request.add(Attr::u32(MRC_A_DEV_DEFAULT_PROFILE,
+                                      parse_u32(kw.value(k), 0, UINT32_MAX, "default-profile")));
+        } else {
+            kw.unknown(k);
+        }
+    }
+    kw.require("dev", "DEV");
+    kw.require("default-profile", "ID");
+    return inv;
+}
+
+constexpr std::array dev_commands{Command{"show", dev_show}, Command{"list", dev_show},
+                                  Command{"set", dev_set}};
 
 // plane show [dev DEV]: the planes from dev-get (the family has no plane-get).
 Invocation plane_show(Args &args) {
@@ -125,7 +146,10 @@ constexpr std::array plane_commands{Command{"show", plane_show}, Command{"list",
 
 } // namespace
 
-const Object dev_object{"dev", dev_commands, "dev show [DEV]\n", "show"};
+const Object dev_object{"dev", dev_commands,
+                        "dev show [DEV]\n"
+                        "dev set dev DEV default-profile ID\n",
+                        "show"};
 
 const Object plane_object{"plane", plane_commands,
                           "plane show [dev DEV]\n"

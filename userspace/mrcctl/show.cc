@@ -118,6 +118,7 @@ void show_devs(Printer &p, std::span<const DevInfo> devs) {
             p.field("fmt_modes", names::mask_names(*d.fmt_modes, names::ev_fmt_mode));
         if (d.ev_modes)
             p.field("ev_modes", names::mask_names(*d.ev_modes, names::ev_mode));
+        optional_field(p, "default_profile", d.default_profile);
         p.end_line();
         p.begin_array("planes");
         for (const PlaneInfo &pl : d.planes) {

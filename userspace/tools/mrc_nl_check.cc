@@ -62,6 +62,7 @@ constexpr std::array kOps{
         Op{"ev-set", MRC_CMD_EV_SET},
         Op{"probe", MRC_CMD_PROBE},
         Op{"qp-stats-get", MRC_CMD_QP_STATS_GET},
+        Op{"dev-set", MRC_CMD_DEV_SET},
 };
 
 // One netlink message under construction; attributes appended in place.
@@ -200,10 +201,13 @@ const std::vector<Field> kPlane{{MRC_A_PLANE_ID, "id", 'u'},
                                 {MRC_A_PLANE_IFINDEX, "ifindex", 'u'},
                                 {MRC_A_PLANE_IFNAME, "ifname", 's'},
                                 {MRC_A_PLANE_ADMIN_UP, "admin_up", 'u'}};
-const std::vector<Field> kDev{
-        {MRC_A_DEV_INDEX, "index", 'u'},         {MRC_A_DEV_NAME, "name", 's'},
-        {MRC_A_DEV_EV_MAX, "ev_max", 'u'},       {MRC_A_DEV_PROFILES_MAX, "profiles_max", 'u'},
-        {MRC_A_DEV_FMT_MODES, "fmt_modes", 'u'}, {MRC_A_DEV_EV_MODES, "ev_modes", 'u'}};
+const std::vector<Field> kDev{{MRC_A_DEV_INDEX, "index", 'u'},
+                              {MRC_A_DEV_NAME, "name", 's'},
+                              {MRC_A_DEV_EV_MAX, "ev_max", 'u'},
+                              {MRC_A_DEV_PROFILES_MAX, "profiles_max", 'u'},
+                              {MRC_A_DEV_FMT_MODES, "fmt_modes", 'u'},
+                              {MRC_A_DEV_EV_MODES, "ev_modes", 'u'},
+                              {MRC_A_DEV_DEFAULT_PROFILE, "default_profile", 'u'}};
 const std::vector<Field> kPath{{MRC_A_PATH_DEV_INDEX, "dev", 'u'},
                                {MRC_A_PATH_PROFILE_ID, "profile", 'u'},
                                {MRC_A_PATH_DST, "dst", '6'},

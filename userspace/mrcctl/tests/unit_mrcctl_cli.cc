@@ -151,6 +151,23 @@ TEST(ev, set_refusals) {
               "invalid EV index 'x': expected EV index from 0 to 4095");
 }
 
+TEST(dev, set_default_profile) {
+    const Invocation i = inv("dev set dev mrc0 default-profile 1");
+    EXPECT_EQ(i.action, Action::Change);
+    EXPECT_EQ(i.request.cmd, MRC_CMD_DEV_SET);
+    EXPECT_FALSE(i.request.dump);
+    EXPECT_EQ(i.dev->name, "mrc0");
+    EXPECT_EQ(i.dev_attr, MRC_A_DEV_INDEX);
+    EXPECT_EQ(i.request.find(MRC_A_DEV_DEFAULT_PROFILE)->num, 1U);
+    EXPECT_EQ(refusal("dev set dev mrc0"), "dev set: missing default-profile ID");
+    EXPECT_EQ(refusal("dev set default-profile 1"), "dev set: missing dev DEV");
+    EXPECT_EQ(refusal("dev set dev mrc0 default-profile x"),
+              "invalid default-profile 'x': expected default-profile from 0 to 4294967295");
+    EXPECT_EQ(refusal("dev set dev mrc0 default-profile 1 default-profile 2"),
+              "dev set: default-profile given twice");
+    EXPECT_EQ(refusal("dev set dev mrc0 colour red"), "dev set: unknown keyword 'colour'");
+}
+
 TEST(path, show) {
     const Invocation i = inv("path show dev mrc0");
     EXPECT_EQ(i.action, Action::PathShow);

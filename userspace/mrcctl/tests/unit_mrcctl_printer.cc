@@ -190,19 +190,21 @@ TEST(show, devs) {
     d.name = "mrc0";
     d.ev_max = 4096;
     d.fmt_modes = MRC_EV_FMT_MODE_UDP;
+    d.default_profile = 1;
     d.planes.push_back({.id = 1, .ifindex = 5, .ifname = "eth0", .admin_up = true});
     const std::vector<DevInfo> devs{d};
     std::ostringstream text;
     Printer t(text, false);
     show_devs(t, devs);
-    EXPECT_EQ(text.str(), "index 3: name mrc0 ev_max 4096 fmt_modes udp\n"
+    EXPECT_EQ(text.str(), "index 3: name mrc0 ev_max 4096 fmt_modes udp default_profile 1\n"
                           "    plane 1 ifname eth0 ifindex 5 admin up\n");
     std::ostringstream json;
     Printer j(json, true);
     show_devs(j, devs);
-    EXPECT_EQ(json.str(), "[{\"index\":3,\"name\":\"mrc0\",\"ev_max\":4096,\"fmt_modes\":\"udp\","
-                          "\"planes\":[{\"plane\":1,\"ifname\":\"eth0\",\"ifindex\":5,"
-                          "\"admin\":\"up\"}]}]\n");
+    EXPECT_EQ(json.str(),
+              "[{\"index\":3,\"name\":\"mrc0\",\"ev_max\":4096,\"fmt_modes\":\"udp\","
+              "\"default_profile\":1,\"planes\":[{\"plane\":1,\"ifname\":\"eth0\",\"ifindex\":5,"
+              "\"admin\":\"up\"}]}]\n");
 }
 
 TEST(show, event_line_and_json_line) {
@@ -258,6 +260,38 @@ TEST(show, qp_stats_and_probe) {
     show_probe(j, r);
     EXPECT_EQ(json.str(), "[{\"dst\":\"::1\",\"profile\":0,\"index\":3,\"answered\":true,"
                           "\"rtt_ns\":2000}]\n");
+}
+
+} // namespace
+} // namespace mrc::ctl
+
+namespace mrc::ctl {
+namespace {
+
+TEST(show, ev_profiles) {
+    EvProfile e;
+    e.dev_index = 1;
+    e.id = 2;
+    e.mode = MRC_EV_MODE_GEN;
+    e.state = MRC_PROFILE_STATE_ONLINE;
+    e.count = 4;
+    e.min_active = 1;
+    e.event_mask = MRC_EV_STATE_GOOD | MRC_EV_STATE_ASSUMED_BAD | MRC_EV_STATE_DENIED;
+    e.policy = MRC_EV_POLICY_ROUND_ROBIN;
+    e.fields.push_back({.width = 16, .init = 0xc100, .min = 0, .max = 3, .mask = 3});
+    const std::vector<EvProfile> profiles{e};
+    std::ostringstream text;
+    Printer t(text, false);
+    show_ev_profiles(t, profiles);
+    EXPECT_EQ(text.str().rfind("id 2 mode gen fmt 0 state online count 4 min_active 1 ", 0), 0U)
+            << text.str();
+    std::ostringstream json;
+    Printer j(json, true);
+    show_ev_profiles(j, profiles);
+    EXPECT_NE(json.str().find("\"fields\":[{\"width\":16,\"init\":49408,\"min\":0,\"max\":3,"
+                              "\"mask\":3}]"),
+              std::string::npos)
+            << json.str();
 }
 
 } // namespace

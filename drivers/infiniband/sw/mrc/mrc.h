@@ -10,6 +10,8 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "mrc_profile.h"
+
 struct mrc_stats;
 
 #undef pr_fmt
@@ -38,6 +40,7 @@ struct mrc_dev {
 
 	struct list_head paths;		/* struct mrc_path, under paths_lock */
 	spinlock_t paths_lock;
+	struct mrc_profiles profiles;	/* EV (format) profiles, the default (mrc_profile.c) */
 };
 
 struct mrc_ucontext {

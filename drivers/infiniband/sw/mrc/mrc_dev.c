@@ -189,6 +189,7 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&mdev->qp_xa));
 	WARN_ON(!xa_empty(&mdev->mr_xa));
 	mrc_paths_check_empty(mdev);
+	mrc_profiles_free(mdev);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);
 	netdev_put(mdev->ndev, &mdev->ndev_tracker);
@@ -272,11 +273,14 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
 	mrc_paths_init(mdev);
+	err = mrc_profiles_init(mdev);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	mdev->port_state = mrc_port_state(mdev);
 	mrc_dev_init_attr(mdev);
 
+	if (err)
+		goto err_dealloc;
 	err = mrc_dev_claim_netdev(mdev);
 	if (err) {
 		pr_err("%s already has an mrc device\n", ndev->name);

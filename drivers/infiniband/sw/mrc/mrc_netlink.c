@@ -39,24 +39,15 @@ static_assert((int)MRC_EV_POLICY_ROUND_ROBIN == (int)MRC_SPRAY_ROUND_ROBIN);
 static_assert((int)MRC_EV_POLICY_WEIGHTED == (int)MRC_SPRAY_WEIGHTED);
 static_assert(MRC_EV_MAX == MRC_PROFILE_EV_MAX);
 
-/* What a device can do today: profile 0 alone, its EVs UDP source ports. */
-#define MRC_NL_PROFILES_MAX	1
+/* What a device can do today: UDP source port EVs, auto, explicit or generated. */
 #define MRC_NL_FMT_MODES	MRC_EV_FMT_MODE_UDP
-#define MRC_NL_EV_MODES		MRC_EV_MODE_AUTO
-
-/* cb->args of the dumps */
-enum {
-	MRC_NL_ARG_DEV,		/* ib_dev.index of the device to go on with */
-	MRC_NL_ARG_POS,		/* path set position in it, or QP number */
-	MRC_NL_ARG_EV,		/* EV of that path set */
-	MRC_NL_ARG_STARTED,	/* not the first call: no -ENODEV any more */
-};
+#define MRC_NL_EV_MODES		(MRC_EV_MODE_AUTO | MRC_EV_MODE_EXP | MRC_EV_MODE_GEN)
 
 /*
  * A dump's return value: more to come while something fitted, the error
  * when not even one message fits an empty skb, 0 once done.
  */
-static int mrc_nl_dump_ret(struct sk_buff *skb, int err)
+int mrc_nl_dump_ret(struct sk_buff *skb, int err)
 {
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
@@ -64,7 +55,7 @@ static int mrc_nl_dump_ret(struct sk_buff *skb, int err)
 }
 
 /* A required attribute; the extack names it and says so. */
-static int mrc_nl_require(struct genl_info *info, int attr)
+int mrc_nl_require(struct genl_info *info, int attr)
 {
 	if (!GENL_REQ_ATTR_CHECK(info, attr))
 		return 0;
@@ -73,8 +64,8 @@ static int mrc_nl_require(struct genl_info *info, int attr)
 }
 
 /* The device a request names, with a reference; NULL (and extack) if none. */
-static struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
-				      struct netlink_ext_ack *extack)
+struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
+			       struct netlink_ext_ack *extack)
 {
 	struct mrc_dev *mdev = mrc_dev_get_by_index(net, nla_get_u32(attr));
 
@@ -87,7 +78,7 @@ static struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
  * The first call of a dump filtered by a device that does not exist (or
  * not here) fails; a later call finds the device gone and ends the dump.
  */
-static int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *attr)
+int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *attr)
 {
 	struct mrc_dev *mdev;
 
@@ -105,7 +96,7 @@ static int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *att
  * The device a dump is filtered by, -1 for all: an s64, so no u32 index is
  * taken for it (not a ?: either, whose u32 operand would make -1 U32_MAX).
  */
-static s64 mrc_nl_dump_want(const struct nlattr *attr)
+s64 mrc_nl_dump_want(const struct nlattr *attr)
 {
 	if (!attr)
 		return -1;
@@ -116,7 +107,7 @@ static s64 mrc_nl_dump_want(const struct nlattr *attr)
  * The next device of a dump: at or after @*index, the one numbered @want
  * alone when filtered (@want < 0: all). Moves @*index to it.
  */
-static struct mrc_dev *mrc_nl_dump_next_dev(struct netlink_callback *cb, u64 *index, s64 want)
+struct mrc_dev *mrc_nl_dump_next_dev(struct netlink_callback *cb, u64 *index, s64 want)
 {
 	struct mrc_dev *mdev;
 
@@ -165,9 +156,10 @@ static int mrc_nl_dev_fill(struct sk_buff *skb, struct mrc_dev *mdev, u32 portid
 		goto cancel;
 	nla_nest_end(skb, plane);
 	if (nla_put_u32(skb, MRC_A_DEV_EV_MAX, MRC_PROFILE_EV_MAX) ||
-	    nla_put_u32(skb, MRC_A_DEV_PROFILES_MAX, MRC_NL_PROFILES_MAX) ||
+	    nla_put_u32(skb, MRC_A_DEV_PROFILES_MAX, MRC_PROFILES_MAX) ||
 	    nla_put_u32(skb, MRC_A_DEV_FMT_MODES, MRC_NL_FMT_MODES) ||
-	    nla_put_u32(skb, MRC_A_DEV_EV_MODES, MRC_NL_EV_MODES))
+	    nla_put_u32(skb, MRC_A_DEV_EV_MODES, MRC_NL_EV_MODES) ||
+	    nla_put_u32(skb, MRC_A_DEV_DEFAULT_PROFILE, READ_ONCE(mdev->profiles.default_id)))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -578,6 +570,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 /* One QP's counters, copied under the QP table's lock. */
 struct mrc_nl_qp_snap {
 	u32 qpn;
+	u32 profile_id;
 	u64 packets;
 	u64 retransmits;
 	u64 timeouts;
@@ -595,13 +588,10 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 			  NLM_F_MULTI, MRC_CMD_QP_STATS_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	/*
-	 * Every path set is of profile 0 for now; qp->path itself is not
-	 * ours to read without the QP's modify_lock.
-	 */
+	/* qp->path itself is not ours to read without the QP's modify_lock */
 	if (nla_put_u32(skb, MRC_A_QP_STATS_DEV_INDEX, mdev->ib_dev.index) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_QPN, s->qpn) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_PROFILE_ID, 0) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_PROFILE_ID, s->profile_id) ||
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_PACKETS, s->packets, MRC_A_QP_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_RETRANSMITS, s->retransmits,
 			      MRC_A_QP_STATS_PAD) ||
@@ -633,6 +623,7 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 		qp = xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT);
 		if (qp) {
 			s.qpn = qp->ibqp.qp_num;
+			s.profile_id = READ_ONCE(qp->profile_id);
 			s.packets = READ_ONCE(qp->req.tx_packets);
 			s.retransmits = READ_ONCE(qp->req.tx_retransmits);
 			s.timeouts = READ_ONCE(qp->req.tx_timeouts);
@@ -683,8 +674,7 @@ int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /*
- * Not built yet: planes, EV format profiles, EV profiles beyond the
- * default and probes. Refused with EOPNOTSUPP and a reason, changing
+ * Not built yet: planes and probes (EV profiles: mrc_nl_profile.c). Refused with EOPNOTSUPP and a reason, changing
  * nothing, so a client can tell "not yet" from "wrong".
  */
 
@@ -703,66 +693,6 @@ int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: plane admin state");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_fmt_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_fmt_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_fmt_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_fmt_profile_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	NL_SET_ERR_MSG_MOD(cb->extack, "not supported yet: EV format profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_fmt_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV format profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV profiles other than 0");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: changing EV profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: reading EV profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	NL_SET_ERR_MSG_MOD(cb->extack, "not supported yet: reading EV profiles");
-	return -EOPNOTSUPP;
-}
-
-int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: EV profiles other than 0");
 	return -EOPNOTSUPP;
 }
 

@@ -8,8 +8,15 @@
 
 #include <linux/types.h>
 
+struct genl_info;
+struct mrc_dev;
 struct mrc_ev_change;
 struct mrc_path;
+struct net;
+struct netlink_callback;
+struct netlink_ext_ack;
+struct nlattr;
+struct sk_buff;
 
 int mrc_netlink_init(void);
 void mrc_netlink_exit(void);
@@ -21,5 +28,25 @@ void mrc_netlink_exit(void);
  */
 void mrc_nl_notify_ev(const struct mrc_path *path, const struct mrc_ev_change *change,
 		      u64 time_ns);
+
+/*
+ * Shared by the handler files (mrc_netlink.c, mrc_nl_profile.c).
+ */
+
+/* cb->args of the dumps */
+enum {
+	MRC_NL_ARG_DEV,		/* ib_dev.index of the device to go on with */
+	MRC_NL_ARG_POS,		/* path set position in it, QP number or profile id */
+	MRC_NL_ARG_EV,		/* EV of that path set */
+	MRC_NL_ARG_STARTED,	/* not the first call: no -ENODEV any more */
+};
+
+int mrc_nl_dump_ret(struct sk_buff *skb, int err);
+int mrc_nl_require(struct genl_info *info, int attr);
+struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
+			       struct netlink_ext_ack *extack);
+int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *attr);
+s64 mrc_nl_dump_want(const struct nlattr *attr);
+struct mrc_dev *mrc_nl_dump_next_dev(struct netlink_callback *cb, u64 *index, s64 want);
 
 #endif /* MRC_NETLINK_H */

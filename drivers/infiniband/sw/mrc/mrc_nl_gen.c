@@ -166,6 +166,12 @@ const struct nla_policy mrc_qp_stats_get_nl_policy[MRC_A_QP_STATS_DEV_INDEX + 1]
 	[MRC_A_QP_STATS_DEV_INDEX] = { .type = NLA_U32, },
 };
 
+/* dev-set request */
+const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_DEFAULT_PROFILE + 1] = {
+	[MRC_A_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_DEV_DEFAULT_PROFILE] = { .type = NLA_U32, },
+};
+
 static const struct genl_ops mrc_nl_ops[] = {
 	{
 		.cmd		= MRC_CMD_DEV_GET,
@@ -276,6 +282,13 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.dumpit		= mrc_nl_qp_stats_get_dumpit,
 		.policy		= mrc_qp_stats_get_nl_policy,
 		.maxattr	= MRC_A_QP_STATS_DEV_INDEX,
+	},
+	{
+		.cmd		= MRC_CMD_DEV_SET,
+		.doit		= mrc_nl_dev_set_doit,
+		.policy		= mrc_dev_set_nl_policy,
+		.maxattr	= MRC_A_DEV_DEFAULT_PROFILE,
+		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };
 

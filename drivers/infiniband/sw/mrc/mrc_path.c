@@ -5,8 +5,9 @@
  * (Documentation/multipath.rst). The protocol core decides; this file
  * owns the memory, the locking and the lookup.
  *
- * For now every path set uses profile 0, the device's default: 256 UDP
- * source ports. A loss makes its EV suspect and the path set's probe timer
+ * A path set copies its EVs from the device's default EV profile when it
+ * is made (mrc_profile.c) and keeps them; QPs made after the default
+ * changes get path sets of the new one. A loss makes its EV suspect and the path set's probe timer
  * starts; the timer sends the probes the core asks for and reports the
  * state changes it makes (mrc_probe.c builds and answers the packets).
  */
@@ -16,6 +17,7 @@
 #include "mrc_netlink.h"
 #include "mrc_path.h"
 #include "mrc_probe.h"
+#include "mrc_profile.h"
 #include "mrc_stats.h"
 
 /* How often a path set with suspect or ASSUMED_BAD EVs looks at its probes. */
@@ -48,36 +50,49 @@ static bool mrc_path_matches(const struct mrc_path *path, const struct mrc_av *a
 
 static void mrc_path_free(struct mrc_path *path)
 {
+	if (path->has_profile)
+		mrc_profile_put(path->mdev, path->profile);
 	kvfree(path->ev);
 	kfree(path->usable);
-	kfree(path->sport);
+	kvfree(path->sport);
 	kfree(path);
 }
 
+/* A path set towards @av of the device's default profile, its EVs copied from it. */
 static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av *av)
 {
-	u32 n = MRC_DEFAULT_PROFILE_EVS, i;
+	struct mrc_profile_snap snap;
 	struct mrc_path *path;
+	u32 n, i;
 
 	path = kzalloc(sizeof(*path), GFP_KERNEL);
 	if (!path)
 		return NULL;
+	path->mdev = mdev;
+	if (mrc_profile_snap_default(mdev, &snap)) {
+		kfree(path);
+		return NULL;
+	}
+	path->has_profile = true;
+	path->profile = snap.id;
+	path->sport = snap.sport;	/* ours now */
+	n = snap.count;
 	path->ev = kvcalloc(n, sizeof(*path->ev), GFP_KERNEL);
 	path->usable = kcalloc(MRC_PATH_SET_WORDS(n), sizeof(*path->usable), GFP_KERNEL);
-	path->sport = kcalloc(n, sizeof(*path->sport), GFP_KERNEL);
-	if (!path->ev || !path->usable || !path->sport ||
+	if (!path->ev || !path->usable ||
 	    mrc_path_set_init(&path->ps, path->ev, path->usable, MRC_PATH_SET_WORDS(n), n,
-			      MRC_DEFAULT_PROFILE_MIN_ACTIVE, MRC_SPRAY_ROUND_ROBIN)) {
+			      snap.min_active, snap.policy)) {
+		kvfree(snap.weight);
 		mrc_path_free(path);
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
-		path->sport[i] = MRC_DEFAULT_PROFILE_PORT + i;
+		mrc_path_set_set_weight(&path->ps, i, snap.weight[i]);
+	kvfree(snap.weight);
 	refcount_set(&path->refs, 1);
 	spin_lock_init(&path->lock);
 	timer_setup(&path->probe_timer, mrc_path_probe_timer, 0);
 	path->av = *av;
-	path->mdev = mdev;
 	path->family = av->family;
 	if (av->family == AF_INET6)
 		path->daddr.v6 = av->daddr.v6;
@@ -86,42 +101,53 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	return path;
 }
 
-/* Under paths_lock: the path set of profile 0 towards @av's daddr. */
-static struct mrc_path *mrc_path_find_locked(struct mrc_dev *mdev, const struct mrc_av *av)
+/* Under paths_lock: the path set of @profile towards @av's daddr. */
+static struct mrc_path *mrc_path_find_locked(struct mrc_dev *mdev, const struct mrc_av *av,
+					     u32 profile)
 {
 	struct mrc_path *path;
 
 	list_for_each_entry(path, &mdev->paths, node)
-		if (mrc_path_matches(path, av, 0))
+		if (mrc_path_matches(path, av, profile))
 			return path;
 	return NULL;
 }
 
-/* The path set towards @av's destination, shared or new; NULL if out of memory. */
+/* Under paths_lock: a path set towards @av's daddr, of any profile (the first found). */
+static struct mrc_path *mrc_path_find_any_locked(struct mrc_dev *mdev, const struct mrc_av *av)
+{
+	struct mrc_path *path;
+
+	list_for_each_entry(path, &mdev->paths, node)
+		if (mrc_path_matches(path, av, path->profile))
+			return path;
+	return NULL;
+}
+
+/*
+ * The path set of the device's default profile towards @av's destination,
+ * shared or new; NULL if out of memory. Process context. A fresh one is
+ * made first (it names the default profile of now) and dropped when an
+ * existing set of that profile is found.
+ */
 struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av)
 {
-	struct mrc_path *path, *fresh = NULL;
+	struct mrc_path *path, *fresh;
 
-	for (;;) {
-		spin_lock_bh(&mdev->paths_lock);
-		path = mrc_path_find_locked(mdev, av);
-		if (path) {
-			refcount_inc(&path->refs);
-			spin_unlock_bh(&mdev->paths_lock);
-			if (fresh)
-				mrc_path_free(fresh);
-			return path;
-		}
-		if (fresh) {
-			list_add(&fresh->node, &mdev->paths);
-			spin_unlock_bh(&mdev->paths_lock);
-			return fresh;
-		}
+	fresh = mrc_path_alloc(mdev, av);	/* may sleep: outside the lock */
+	if (!fresh)
+		return NULL;
+	spin_lock_bh(&mdev->paths_lock);
+	path = mrc_path_find_locked(mdev, av, fresh->profile);
+	if (path) {
+		refcount_inc(&path->refs);
 		spin_unlock_bh(&mdev->paths_lock);
-		fresh = mrc_path_alloc(mdev, av);	/* may sleep: outside the lock */
-		if (!fresh)
-			return NULL;
+		mrc_path_free(fresh);
+		return path;
 	}
+	list_add(&fresh->node, &mdev->paths);
+	spin_unlock_bh(&mdev->paths_lock);
+	return fresh;
 }
 
 void mrc_path_put(struct mrc_path *path)
@@ -205,12 +231,18 @@ void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u3
 {
 	struct mrc_ev_change change;
 	struct mrc_path *path;
-	bool changed = false;
+	bool changed, found = false;
 
-	/* no reference needed: paths_lock keeps the path set alive */
+	/*
+	 * Every path set towards @peer (one per profile) is offered the
+	 * answer; the one whose probe @probe_id is out on @ev takes it.
+	 * No reference needed: paths_lock keeps the path sets alive.
+	 */
 	spin_lock_bh(&mdev->paths_lock);
-	path = mrc_path_find_locked(mdev, peer);
-	if (path) {
+	list_for_each_entry(path, &mdev->paths, node) {
+		if (!mrc_path_matches(path, peer, path->profile))
+			continue;
+		found = true;
 		spin_lock(&path->lock);
 		changed = mrc_path_set_probe_answered(&path->ps, ev, probe_id, ktime_get_ns(),
 						      &change);
@@ -219,7 +251,7 @@ void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u3
 			mrc_path_report(path, &change);
 	}
 	spin_unlock_bh(&mdev->paths_lock);
-	mrc_stats_inc(mdev, path ? MRC_CNT_PROBE_REPLIES : MRC_CNT_DROP_UNKNOWN_QP);
+	mrc_stats_inc(mdev, found ? MRC_CNT_PROBE_REPLIES : MRC_CNT_DROP_UNKNOWN_QP);
 }
 
 /*
@@ -235,7 +267,7 @@ u16 mrc_path_reply_sport(struct mrc_dev *mdev, const struct mrc_av *peer, u32 sa
 	u16 sport = MRC_DEFAULT_PROFILE_PORT + ev;
 
 	spin_lock_bh(&mdev->paths_lock);
-	path = mrc_path_find_locked(mdev, peer);
+	path = mrc_path_find_any_locked(mdev, peer);
 	if (path) {
 		spin_lock(&path->lock);
 		if (mrc_path_set_pick(&path->ps, &cur, MRC_PROFILE_EV_MAX, &ev) >= 0)

@@ -34,14 +34,15 @@ struct mrc_path {
 		struct in6_addr v6;
 		__be32 v4;
 	} daddr;
-	u32 profile;			/* EV profile id; 0: the device's default */
+	u32 profile;			/* EV profile id */
+	bool has_profile;		/* counts as a user of it (mrc_profile_put) */
 	struct mrc_av av;		/* where probes go: the first QP's AV */
 
 	spinlock_t lock;		/* @ps */
 	struct mrc_path_set ps;
 	struct mrc_ev_health *ev;
 	u64 *usable;
-	u16 *sport;			/* EV -> UDP source port */
+	u16 *sport;			/* EV -> UDP source port (kvmalloc) */
 	struct timer_list probe_timer;	/* runs while suspect or bad EVs need probes */
 };
 

@@ -390,6 +390,7 @@ static void mrc_qp_set_path(struct mrc_qp *qp, struct mrc_path *path)
 	spin_lock(&qp->resp.lock);
 	old = qp->path;
 	qp->path = path;
+	WRITE_ONCE(qp->profile_id, path->profile);	/* for qp-stats, read locklessly */
 	qp->req.cursor.next = qp->ibqp.qp_num;	/* QPs do not walk in lockstep */
 	qp->req.cursor.left = 0;
 	qp->resp.cursor = qp->req.cursor;

@@ -179,6 +179,7 @@ struct mrc_qp {
 	struct mrc_av av;		/* the peer, once IB_QP_AV was given */
 	struct dst_cache dst_cache;	/* route to it (reset with the AV) */
 	struct mrc_path *path;		/* its EVs; set with the AV (see mrc_qp_set_path) */
+	u32 profile_id;			/* @path's EV profile */
 	union ib_gid dgid;
 
 	struct mrc_cq *scq;
