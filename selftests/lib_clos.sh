@@ -26,9 +26,14 @@ A6=$CLOS_A6 B6=$CLOS_B6 A4=$CLOS_A4 B4=$CLOS_B4
 
 ns_ex() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
 
+# The fabric's MTU (CLOS_MTU=9000: jumbo frames, as RDMA fabrics run, so the devices' IB MTU
+# is 4096).
+CLOS_MTU=${CLOS_MTU:-1500}
+
 # A veth between two namespaces, with an IPv6 and an IPv4 address at each end, up.
 clos_link() { # NS1 IF1 ADDR6_1 ADDR4_1 NS2 IF2 ADDR6_2 ADDR4_2
-	ip link add "$2" netns "$1" type veth peer name "$6" netns "$5"
+	ip link add "$2" netns "$1" mtu "$CLOS_MTU" type veth peer name "$6" netns "$5" \
+		mtu "$CLOS_MTU"
 	ns_ex "$1" ip addr add "$3"/64 dev "$2" nodad
 	ns_ex "$1" ip addr add "$4"/24 dev "$2"
 	ns_ex "$5" ip addr add "$7"/64 dev "$6" nodad

@@ -14,7 +14,7 @@ top=$(cd "$here/../.." && pwd)
 build=$top/build
 kdir=
 mode=tests
-timeout_s=1500
+timeout_s=2700
 only=
 
 while [ $# -gt 0 ]; do

@@ -119,7 +119,8 @@ TEST_F(Cc, OneLateSampleIsNoQueue) {
 
 TEST(CcDelay, ShrinksInProportionToTheExcess) {
     const mrc_cc_params p = params();
-    mrc_cc some{}, much{};
+    mrc_cc some{};
+    mrc_cc much{};
 
     ASSERT_EQ(0, mrc_cc_init(&some, &p, 0));
     ASSERT_EQ(0, mrc_cc_init(&much, &p, 0));
@@ -195,8 +196,11 @@ TEST(CcBottleneck, KeepsTheQueueNearTheTarget) {
     mrc_cc cc{};
     std::deque<uint64_t> queue;                     // send times of packets waiting at the link
     std::deque<std::pair<uint64_t, uint64_t>> acks; // (arrival, send time)
-    uint64_t now = 0, link_free = 0, delivered = 0;
-    uint32_t in_flight = 0, max_queue = 0;
+    uint64_t now = 0;
+    uint64_t link_free = 0;
+    uint64_t delivered = 0;
+    uint32_t in_flight = 0;
+    uint32_t max_queue = 0;
 
     ASSERT_EQ(0, mrc_cc_init(&cc, &p, now));
     for (; now < 2000 * kMs; now += kUs) {

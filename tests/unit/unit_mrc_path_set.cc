@@ -224,7 +224,7 @@ TEST(PathSet, AdaptiveRestIsBoundedAndFollowsTheEvBack) {
     mrc_path_set_rtt_sample(ps.get(), 1, 900000000);
     int on_1 = 0;
     for (int i = 0; i < 64; i++)
-        on_1 += ps.pick() == 1;
+        on_1 += ps.pick() == 1 ? 1 : 0;
     EXPECT_GT(on_1, 0);
     EXPECT_LT(on_1, 64 / 4);
 }

@@ -46,6 +46,7 @@ PathEv decode_path_ev(const AttrView &a) {
     r.ev.acked = e.u64(MRC_A_EV_ACKED).value_or(0);
     r.ev.losses = e.u64(MRC_A_EV_LOSSES).value_or(0);
     r.ev.rtt_ns = e.u32(MRC_A_EV_RTT_NS).value_or(0);
+    r.ev.data_rtt_ns = e.u32(MRC_A_EV_DATA_RTT_NS).value_or(0);
     return r;
 }
 

@@ -25,7 +25,8 @@ const Keywords profile_state = {{"init", MRC_PROFILE_STATE_INIT},
                                 {"offline", MRC_PROFILE_STATE_OFFLINE},
                                 {"online", MRC_PROFILE_STATE_ONLINE}};
 const Keywords ev_policy = {{"round-robin", MRC_EV_POLICY_ROUND_ROBIN},
-                            {"weighted", MRC_EV_POLICY_WEIGHTED}};
+                            {"weighted", MRC_EV_POLICY_WEIGHTED},
+                            {"adaptive", MRC_EV_POLICY_ADAPTIVE}};
 const Keywords up_down = {{"up", 1}, {"down", 0}};
 
 std::string mask_names(std::uint32_t mask, Keywords table) {

@@ -279,8 +279,8 @@ const Object fmt_profile_object{"ev-fmt-profile", fmt_commands,
 const Object ev_profile_object{
         "ev-profile", prof_commands,
         "ev-profile add dev DEV id N mode { auto | exp | gen } [fmt F] [count C]\n"
-        "        [min-active M] [event-mask STATE[,STATE...]] [policy { round-robin | weighted "
-        "}]\n"
+        "        [min-active M] [event-mask STATE[,STATE...]]\n"
+        "        [policy { round-robin | weighted | adaptive }]\n"
         "        [ev BYTES [plane P] [weight W]]... [field width W [init I] [min I] [max I] "
         "[mask I]]...\n"
         "ev-profile set dev DEV id N [state { init | offline | online }] [min-active M]\n"

@@ -78,7 +78,7 @@ struct Column {
     std::string_view key, heading;
     int width;
 };
-constexpr std::array<Column, 13> ev_columns{{{"dst", "dst", 24},
+constexpr std::array<Column, 14> ev_columns{{{"dst", "dst", 24},
                                              {"profile", "profile", 7},
                                              {"index", "index", 5},
                                              {"bytes", "bytes", 8},
@@ -90,7 +90,8 @@ constexpr std::array<Column, 13> ev_columns{{{"dst", "dst", 24},
                                              {"losses", "losses", 8},
                                              {"rtt_ns", "rtt", 8},
                                              {"changed_ns", "changed", 8},
-                                             {"weight", "weight", 6}}};
+                                             {"weight", "weight", 6},
+                                             {"data_rtt_ns", "data_rtt", 8}}};
 
 void heading(Printer &p, std::span<const Column> columns) {
     for (const Column &c : columns) {
@@ -173,6 +174,7 @@ void show_evs(Printer &p, std::span<const PathEv> evs, std::uint64_t now_ns) {
         p.cell(c[11].key, ev.changed_ns, c[11].width,
                ev.changed_ns == 0 ? "-" : duration_text(age) + " ago");
         p.cell(c[12].key, ev.weight ? Value(*ev.weight) : Value::null(), c[12].width);
+        p.cell(c[13].key, ev.data_rtt_ns, c[13].width, duration_text(ev.data_rtt_ns));
         p.end_object();
         p.end_line();
     }

@@ -58,6 +58,7 @@ enum mrc_profile_state {
 enum mrc_ev_policy {
 	MRC_EV_POLICY_ROUND_ROBIN,
 	MRC_EV_POLICY_WEIGHTED,
+	MRC_EV_POLICY_ADAPTIVE,
 };
 
 enum {
@@ -126,6 +127,7 @@ enum {
 	MRC_A_EV_LOSSES,
 	MRC_A_EV_RTT_NS,
 	MRC_A_EV_PAD,
+	MRC_A_EV_DATA_RTT_NS,
 
 	__MRC_A_EV_MAX,
 	MRC_A_EV_MAX = (__MRC_A_EV_MAX - 1)

@@ -255,6 +255,12 @@ TEST(ev_profile, explicit_evs) {
     EXPECT_EQ(find_attr(ev0.nested, MRC_A_EV_WEIGHT)->num, 3U);
 }
 
+TEST(ev_profile, adaptive_policy) {
+    const Invocation i = inv("ev-profile add dev mrc0 id 3 mode auto count 256 policy adaptive");
+    EXPECT_EQ(i.request.find(MRC_A_EV_PROFILE_POLICY)->num, MRC_EV_POLICY_ADAPTIVE);
+    EXPECT_EQ(i.request.find(MRC_A_EV_PROFILE_COUNT)->num, 256U);
+}
+
 TEST(ev_profile, generated_fields) {
     const Invocation i = inv("ev-profile add dev mrc0 id 2 mode gen field width 16 init 1 min 0 "
                              "max 100 mask 0xffff field width 8");

@@ -40,6 +40,7 @@ const struct nla_policy mrc_ev_nl_policy[MRC_A_EV_MAX + 1] = {
 	[MRC_A_EV_ACKED] = { .type = NLA_U64, },
 	[MRC_A_EV_LOSSES] = { .type = NLA_U64, },
 	[MRC_A_EV_RTT_NS] = { .type = NLA_U32, },
+	[MRC_A_EV_DATA_RTT_NS] = { .type = NLA_U32, },
 };
 
 /* probe-result */
@@ -108,7 +109,7 @@ const struct nla_policy mrc_ev_profile_new_nl_policy[MRC_A_EV_PROFILE_FIELDS + 1
 	[MRC_A_EV_PROFILE_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1, 4096),
 	[MRC_A_EV_PROFILE_MIN_ACTIVE] = { .type = NLA_U32, },
 	[MRC_A_EV_PROFILE_EVENT_MASK] = { .type = NLA_U32, },
-	[MRC_A_EV_PROFILE_POLICY] = NLA_POLICY_MAX(NLA_U32, 1),
+	[MRC_A_EV_PROFILE_POLICY] = NLA_POLICY_MAX(NLA_U32, 2),
 	[MRC_A_EV_PROFILE_EVS] = NLA_POLICY_NESTED(mrc_ev_nl_policy),
 	[MRC_A_EV_PROFILE_FIELDS] = NLA_POLICY_NESTED(mrc_ev_field_nl_policy),
 };
@@ -120,7 +121,7 @@ const struct nla_policy mrc_ev_profile_set_nl_policy[MRC_A_EV_PROFILE_FIELDS + 1
 	[MRC_A_EV_PROFILE_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
 	[MRC_A_EV_PROFILE_MIN_ACTIVE] = { .type = NLA_U32, },
 	[MRC_A_EV_PROFILE_EVENT_MASK] = { .type = NLA_U32, },
-	[MRC_A_EV_PROFILE_POLICY] = NLA_POLICY_MAX(NLA_U32, 1),
+	[MRC_A_EV_PROFILE_POLICY] = NLA_POLICY_MAX(NLA_U32, 2),
 	[MRC_A_EV_PROFILE_EVS] = NLA_POLICY_NESTED(mrc_ev_nl_policy),
 	[MRC_A_EV_PROFILE_FIELDS] = NLA_POLICY_NESTED(mrc_ev_field_nl_policy),
 };

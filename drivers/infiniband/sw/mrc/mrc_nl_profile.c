@@ -26,6 +26,9 @@ static_assert((int)MRC_EV_MODE_AUTO == (int)MRC_PROF_AUTO);
 static_assert((int)MRC_EV_MODE_EXP == (int)MRC_PROF_EXP);
 static_assert((int)MRC_EV_MODE_GEN == (int)MRC_PROF_GEN);
 static_assert(MRC_FIELDS_MAX == MRC_EV_FIELDS_MAX);
+static_assert((int)MRC_EV_POLICY_ROUND_ROBIN == (int)MRC_SPRAY_ROUND_ROBIN);
+static_assert((int)MRC_EV_POLICY_WEIGHTED == (int)MRC_SPRAY_WEIGHTED);
+static_assert((int)MRC_EV_POLICY_ADAPTIVE == (int)MRC_SPRAY_ADAPTIVE);
 
 /* The extack of a core check: its reason, on the attribute when there is one. */
 static int mrc_nl_why(struct netlink_ext_ack *extack, const struct nlattr *attr, int err,
