@@ -118,22 +118,26 @@ cleanup_world() {
 
 # Run the named test functions and print KTAP; exit 0 when none failed.
 ktap_run() {
-	local n=0 pass=0 failed=0 skipped=0 t out rc
+	local n=0 pass=0 failed=0 skipped=0 t rc
+	KTAP_OUT=$(mktemp)
 	echo "TAP version 13"
 	echo "1..$#"
 	for t in "$@"; do
 		n=$((n + 1))
 		cleanup_world
-		out=$( (set -e; "$t") 2>&1 )
+		# Into a file, not a pipe: a background job the test left behind (a failure
+		# exits before its kill) must not hold the runner until the job ends.
+		( set -e; trap 'kill $(jobs -p) 2>/dev/null || true' EXIT; "$t" ) >"$KTAP_OUT" 2>&1
 		rc=$?
 		cleanup_world
-		[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+		sed 's/^/# /' "$KTAP_OUT"
 		case $rc in
 		0) echo "ok $n $t"; pass=$((pass + 1)) ;;
 		"$KSFT_SKIP") echo "ok $n $t # SKIP"; skipped=$((skipped + 1)) ;;
 		*) echo "not ok $n $t"; failed=$((failed + 1)) ;;
 		esac
 	done
+	rm -f "$KTAP_OUT"
 	echo "# Totals: pass:$pass fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
 	[ $failed -eq 0 ] && exit $KSFT_PASS
 	exit $KSFT_FAIL
