@@ -25,6 +25,14 @@
 #define MRC_REQ_BUDGET		64	/* packets per work run */
 #define MRC_REORDER_PSNS	16	/* SACKed this far past a hole: lost */
 #define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
+#define MRC_REQ_MAX_SPARES	3	/* extra copies of a PSN stuck by timeouts */
+
+/* How a packet goes out. */
+enum mrc_tx_kind {
+	MRC_TX_NEW,		/* first transmission */
+	MRC_TX_RESEND,		/* the recorded copy, replacing a lost one */
+	MRC_TX_SPARE,		/* one more copy beside the recorded one, unrecorded */
+};
 
 static unsigned int mrc_cc_target_delay_us = MRC_CC_TARGET_DELAY_US;
 module_param_named(cc_target_delay_us, mrc_cc_target_delay_us, uint, 0644);
@@ -361,15 +369,19 @@ static struct mrc_tx_rec *mrc_req_rec(struct mrc_qp *qp, u32 psn)
  * are live PSNs' now; or by SACK: its record was accounted already) is not
  * a transmission the scoreboard will hear of.
  */
-static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
+static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_kind kind,
 			   struct mrc_path_pick *pick)
 {
 	struct mrc_req *req = &qp->req;
+	bool retx = kind != MRC_TX_NEW;
 	bool live = !mrc_tx_window_is_acked(&req->txw, psn);
 	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_PROFILE_EV_MAX;
 	u64 now_ns = ktime_get_ns();
 	u32 i;
 
+	/* a spare is no transmission the scoreboard tracks: the record stays */
+	if (kind == MRC_TX_SPARE)
+		live = false;
 	mrc_path_pick(qp->path, &req->cursor, avoid, live, pick);
 	for (i = 0; live && i < count; i++) {
 		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn + i);
@@ -389,8 +401,9 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, bool retx,
  * packets idx .. idx + count - 1). The PSN is first_psn + idx.
  */
 static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
-			u32 count, bool retx)
+			u32 count, enum mrc_tx_kind kind)
 {
+	bool retx = kind != MRC_TX_NEW;
 	const struct mrc_send_wqe *wqe = w->wqe;
 	struct mrc_path_pick pick;
 	struct mrc_pkt_hdr hdr = {};
@@ -457,7 +470,7 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			}
 		}
 	}
-	mrc_req_record(qp, hdr.psn, max_t(u32, count, 1), retx, &pick);
+	mrc_req_record(qp, hdr.psn, max_t(u32, count, 1), kind, &pick);
 	WRITE_ONCE(qp->req.tx_packets, qp->req.tx_packets + 1);
 	WRITE_ONCE(qp->req.tx_retransmits, qp->req.tx_retransmits + retx);
 	if (retx)
@@ -523,7 +536,7 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 
 			mrc_tx_window_alloc(&req->txw, &psn);
 		}
-		mrc_req_xmit(qp, w, w->next_pkt, count, false);
+		mrc_req_xmit(qp, w, w->next_pkt, count, MRC_TX_NEW);
 		if (mrc_wqe_is_read(w->wqe))
 			req->read_reqs++;
 		w->next_pkt += count;
@@ -538,8 +551,11 @@ next_wqe:
 	return budget;
 }
 
-/* Resend PSN @psn: its data packet, or a READ_REQ for that one response. */
-static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
+/*
+ * Resend PSN @psn: its data packet, or a READ_REQ for that one response;
+ * @kind is MRC_TX_RESEND or MRC_TX_SPARE.
+ */
+static void mrc_req_send_psn_again(struct mrc_qp *qp, u32 psn, enum mrc_tx_kind kind)
 {
 	struct mrc_swqe *w = mrc_req_find_psn(qp, psn);
 
@@ -551,7 +567,12 @@ static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
 	 * did not mark this PSN at the responder, and only a request for
 	 * exactly this PSN makes the peer's cumulative PSN move past it.
 	 */
-	mrc_req_xmit(qp, w, psn - w->first_psn, 1, true);
+	mrc_req_xmit(qp, w, psn - w->first_psn, 1, kind);
+}
+
+static void mrc_req_resend_psn(struct mrc_qp *qp, u32 psn)
+{
+	mrc_req_send_psn_again(qp, psn, MRC_TX_RESEND);
 }
 
 /*
@@ -637,13 +658,13 @@ static int mrc_req_rerequest(struct mrc_qp *qp, int budget)
 		if (w->status || time_before(jiffies, w->progress_at + rto))
 			continue;
 		if (mrc_wqe_is_atomic(w->wqe) && !w->atomic_done) {
-			mrc_req_xmit(qp, w, 0, 1, true);
+			mrc_req_xmit(qp, w, 0, 1, MRC_TX_RESEND);
 			budget--;
 		} else if (w->resp_map) {
 			for (k = 0; k < w->next_pkt && budget > 0; k++) {
 				if (test_bit(k, w->resp_map))
 					continue;
-				mrc_req_xmit(qp, w, k, 1, true);
+				mrc_req_xmit(qp, w, k, 1, MRC_TX_RESEND);
 				budget--;
 			}
 		}
@@ -710,6 +731,20 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 			budget--;
 		}
 		psn++;
+	}
+	/*
+	 * The oldest PSN timed out again without progress: its resend or the
+	 * ACK of it died too. On a fabric losing paths faster than probes
+	 * find them, one copy per RTO may keep riding dead paths until the
+	 * retry budget is gone; spare copies on other EVs (each answered by
+	 * an ACK) make every round a few independent tries.
+	 */
+	if (req->retries && mrc_tx_window_outstanding(&req->txw)) {
+		u32 i, spares = min_t(u32, req->retries, MRC_REQ_MAX_SPARES);
+
+		for (i = 0; i < spares; i++)
+			mrc_req_send_psn_again(qp, una, MRC_TX_SPARE);
+		budget -= spares;
 	}
 	return mrc_req_rerequest(qp, budget);
 }

@@ -140,8 +140,12 @@ void mrc_resp_discard(struct mrc_qp *qp)
 	spin_unlock_bh(&qp->resp.lock);
 }
 
-static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
-			      u32 nak_psn, bool fatal, u16 ev)
+/*
+ * An ACK or NAK answering a packet that came on @ev (echoed), sent with UDP
+ * source port @sport.
+ */
+static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
+				 u32 nak_psn, bool fatal, u16 ev, u16 sport)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
@@ -167,9 +171,16 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
 	if (!skb)
 		return;
-	if (!mrc_pkt_send(qp, skb, ev))
+	if (!mrc_pkt_send(qp, skb, sport))
 		mrc_stats_inc(mdev, nak ? MRC_CNT_NAKS_SENT : MRC_CNT_ACKS_SENT);
 	resp->since_ack = 0;
+}
+
+/* The answer to a packet that came on @ev goes back on the same port. */
+static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
+			      u32 nak_psn, bool fatal, u16 ev)
+{
+	mrc_resp_send_ack_on(qp, nak, nak_value, nak_psn, fatal, ev, ev);
 }
 
 /*
@@ -557,6 +568,14 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
 		mrc_resp_duplicate(qp, hdr, ev);
 		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
+		/*
+		 * A copy of something acknowledged already: our ACK of it may
+		 * have died on the way back. ACKs go back on the requester's
+		 * EV, whose return path may be the dead one every time; a
+		 * second copy takes one of our own EVs.
+		 */
+		if (hdr->flags & MRC_WIRE_F_ACK_REQ)
+			mrc_resp_send_ack_on(qp, 0, 0, 0, false, ev, mrc_qp_next_ev(qp));
 		goto out;
 	}
 	if (psn + n - 1 - cum >= qp->window || n > qp->window) {

@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+# Throughput on the leaf-spine fabric of lib_clos.sh when every B -> A path is a link of
+# rate R (tc tbf at leaf B): one QP's ib_write_bw, sprayed or pinned to one EV, and what a
+# spine failing mid-transfer costs it. multipath_rate.sh asserts on these numbers and
+# bench_multipath.sh prints them. Source after lib.sh, lib_fabric.sh and lib_clos.sh.
+
+RATE_SPINES=${RATE_SPINES:-4}
+RATE_MBIT=${RATE_MBIT:-24}		# R: 3 MB/s per path
+RATE_BPS=$((RATE_MBIT * 125000))
+CLOS_MTU=9000				# IB MTU 4096: headers cost 3% of R, not 10% as at 1024
+
+# The fabric of RATE_SPINES spines, every B -> A path shaped to R.
+rate_fabric() {
+	clos_fabric "$RATE_SPINES"
+	clos_shape_b_to_a "$RATE_SPINES" "${RATE_MBIT}mbit"
+}
+
+# Host B's new QPs use EV profile ID, made from the rest of the arguments (mrcctl
+# ev-profile add) and put online.
+b_profile() { # ID ARGS...
+	local id=$1
+	shift
+	nb mrcctl ev-profile add dev mrcstb id "$id" "$@"
+	nb mrcctl ev-profile set dev mrcstb id "$id" state online
+	nb mrcctl dev set dev mrcstb default-profile "$id"
+}
+
+# MB/s against N * R, as a ratio.
+of_nr() { awk -v b="$1" -v r=$RATE_BPS -v n="$2" 'BEGIN { printf "%.2f", b * 1e6 / (n * r) }'; }
+
+# Bytes host A has received (its netdev in netns msta), read through a process living in
+# that namespace: /proc/PID/net/dev is the namespace's, no ip netns exec per sample.
+RATE_ANCHOR=
+rx_bytes_a() { awk '$1 == "msta0:" { print $2 }' /proc/$RATE_ANCHOR/net/dev; }
+
+# Every 100 ms: "ms bytes" of host A's receive counter, until killed or the anchor is gone
+# (cleanup_world kills it with the namespace's other processes).
+sample_rx_a() {
+	while [ -e /proc/$RATE_ANCHOR ]; do
+		echo "$(now_ms) $(rx_bytes_a)"
+		sleep 0.1
+	done
+}
+
+evs_b_ready() { [ "$(nb mrcctl -j ev show dev mrcstb dst $CLOS_A6 | jq length)" -gt 0 ]; }
+
+# The failures, each one of the RATE_SPINES paths of host B dying.
+rate_link_down() { clos_spine_a_link 2 down; }	# a link signal at leaf A only
+rate_blackhole() { ns_ex msts2 tc qdisc add dev msts2-a root netem loss 100%; }	# none
+
+# One QP's ib_write_bw from B to A for SECONDS, host A's receive counter sampled every
+# 100 ms into RATE_SAMPLES ("ms bytes" lines). With AT and BREAK: BREAK runs AT seconds
+# after the QP is up, at RATE_T_BREAK (ms). perftest's own bandwidth is not used: under
+# emulation its clock calibration may fail and report 0.
+RATE_SAMPLES=/tmp/rate-samples.out
+rate_run() { # SECONDS [AT BREAK]
+	local secs=$1 at=${2:-} break=${3:-} bw sampler
+	ip netns exec msta sleep 1000 >/dev/null 2>&1 &	# not via na: $! must be the sleep
+	RATE_ANCHOR=$!
+	sample_rx_a >$RATE_SAMPLES 2>/dev/null &
+	sampler=$!
+	clos_perftest ib_write_bw 18515 -s 65536 -D "$secs" >/tmp/rate-bw.out 2>&1 &
+	bw=$!
+	wait_until 30 evs_b_ready
+	if [ -n "$break" ]; then
+		sleep "$at"
+		RATE_T_BREAK=$(now_ms)
+		$break
+	fi
+	wait $bw || { cat /tmp/rate-bw.out >&2; fail "ib_write_bw failed"; }
+	kill $sampler $RATE_ANCHOR
+}
+
+# awk over RATE_SAMPLES with t[] and b[], NR samples, and `last`: the last sample while
+# traffic still came in, less one (its interval may be cut short by the end).
+rate_awk() { # AWK-VARS... PROGRAM (of an END block's body)
+	local prog=${*: -1}
+	awk "${@:1:$#-1}" '
+		{ t[NR] = $1; b[NR] = $2 }
+		END {
+			last = NR
+			while (last > 2 && b[last] == b[last - 1]) last--
+			last--
+			'"$prog"'
+		}' $RATE_SAMPLES
+}
+
+# The wire rate at host A (bytes/s, with every header: what R limits) over the last MS ms
+# of the transfer.
+rate_settled() { # MS
+	rate_awk -v ms="$1" '
+		first = last
+		while (first > 1 && t[last] - t[first - 1] <= ms) first--
+		r = t[last] > t[first] ? (b[last] - b[first]) * 1000 / (t[last] - t[first]) : 0
+		printf "%d\n", r'
+}
+
+# One QP sprayed (or pinned, by host B's profile) for 10 s: its settled wire rate, MB/s.
+rate_of_qp() {
+	rate_run 10
+	awk -v r="$(rate_settled 6000)" 'BEGIN { printf "%.3f\n", r / 1e6 }'
+}
+
+# On a fresh rate_fabric: BREAK 4 s into a 14 s sprayed transfer from B to A. Sets
+#   RATE_BEFORE  the wire rate over the 3 s before the failure (bytes/s),
+#   RATE_AFTER   the settled rate: over the last 4 s of the transfer,
+#   RATE_STALL   what the failure cost, in ms of transfer at the settled rate: the bytes
+#                short of RATE_AFTER over the 3 s after the failure, divided by it (0 when
+#                the surviving paths took over at once; 3000 when nothing came through),
+# and prints them in one line headed WHAT.
+failover_measure() { # WHAT BREAK
+	local what=$1
+	rate_run 14 4 "$2"
+	RATE_AFTER=$(rate_settled 4000)
+	rate_awk -v tf="$RATE_T_BREAK" -v post="$RATE_AFTER" '
+		for (i = 2; i <= NR; i++)
+			if (t[i] <= tf && t[i - 1] >= tf - 3000) {
+				pre += b[i] - b[i - 1]
+				pre_t += t[i] - t[i - 1]
+			}
+		# the bytes short of the settled rate in the 3 s after the failure
+		for (i = 2; i <= NR && t[i - 1] < tf + 3000; i++) {
+			if (t[i] <= tf)
+				continue
+			from = t[i - 1] > tf ? t[i - 1] : tf
+			to = t[i] < tf + 3000 ? t[i] : tf + 3000
+			got = (b[i] - b[i - 1]) * (to - from) / (t[i] - t[i - 1])
+			want = post * (to - from) / 1000
+			if (want > got)
+				short += want - got
+		}
+		printf "%d %d\n", pre_t ? pre * 1000 / pre_t : 0, post ? short * 1000 / post : 3000' \
+		>/tmp/rate-result.out
+	read -r RATE_BEFORE RATE_STALL </tmp/rate-result.out
+	awk -v w="$what" -v b="$RATE_BEFORE" -v s="$RATE_STALL" -v a="$RATE_AFTER" \
+		-v n="$RATE_SPINES" 'BEGIN {
+		printf "%s: before %.2f MB/s, stall %d ms, after %.2f MB/s (%.2f of before;" \
+			" (N-1)/N = %.2f)\n", w, b / 1e6, s, a / 1e6, b ? a / b : 0, (n - 1) / n }'
+}
