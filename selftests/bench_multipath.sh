@@ -82,8 +82,9 @@ mrc_load
 echo "BENCH multipath: one QP from B to A, $N spines, every path a link of R = $RATE_MBIT" \
 	"Mbit/s ($((RATE_BPS / 1000)) kB/s); N*R = $((N * RATE_BPS / 1000)) kB/s"
 echo "fabric ECMP (UDP source port EVs; leaves hash on the UDP ports), MB/s:"
-aggregate_row "sprayed, round robin (profile 0)" $N sprayed
-aggregate_row "sprayed, adaptive (256 EVs)" $N sprayed mode auto count 256 policy adaptive
+aggregate_row "sprayed, round robin, 256 EVs" $N sprayed
+aggregate_row "sprayed, round robin, 4096 EVs" $N sprayed mode auto count 4096
+aggregate_row "sprayed, adaptive, 256 EVs" $N sprayed mode auto count 256 policy adaptive
 aggregate_row "pinned to one EV" 1 pinned
 echo "fabric ECMP, one spine failing 4 s into a 14 s sprayed transfer:"
 failover_row "link down" rate_link_down

@@ -102,7 +102,17 @@ gid_index_of() { # DEV GID -> index
 
 # Remove every object a test may have left behind.
 cleanup_world() {
-	local d n
+	local d n i
+	# Processes first: a device is only unregistered once every process that
+	# opened it has let go (rdma link del waits for them), and a test may
+	# leave one behind (a server whose client failed).
+	for i in $(seq 50); do
+		n=$(for d in $(ip netns list 2>/dev/null | awk '/^mst/ { print $1 }'); do
+			ip netns pids "$d"; done)
+		[ -n "$n" ] || break
+		echo "$n" | xargs -r kill -9 2>/dev/null || true	# some may be gone already
+		sleep 0.1
+	done
 	for d in /sys/class/infiniband/mrcst*; do
 		[ -e "$d" ] && rdma link del "${d##*/}" 2>/dev/null
 	done
@@ -110,7 +120,7 @@ cleanup_world() {
 		[ -e "$n" ] && ip link del "${n##*/}" 2>/dev/null
 	done
 	for n in $(ip netns list 2>/dev/null | awk '/^mst/ { print $1 }'); do
-		ip netns pids "$n" | xargs -r kill -9 2>/dev/null
+		ip netns pids "$n" | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$n"
 	done
 	return 0
@@ -129,8 +139,8 @@ ktap_run() {
 		# exits before its kill) must not hold the runner until the job ends.
 		( set -e; trap 'kill $(jobs -p) 2>/dev/null || true' EXIT; "$t" ) >"$KTAP_OUT" 2>&1
 		rc=$?
-		cleanup_world
 		sed 's/^/# /' "$KTAP_OUT"
+		cleanup_world
 		case $rc in
 		0) echo "ok $n $t"; pass=$((pass + 1)) ;;
 		"$KSFT_SKIP") echo "ok $n $t # SKIP"; skipped=$((skipped + 1)) ;;

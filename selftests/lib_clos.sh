@@ -149,10 +149,15 @@ clos_spine_bytes_from_b() { # I
 }
 
 # Every spine's path from leaf B towards A shaped to RATE (tc tbf on leaf B's links, so each
-# B -> A path is a link of that rate; the spines' own qdiscs stay free for netem).
+# B -> A path is a link of that rate; the spines' own qdiscs stay free for netem). Its queue
+# is RED marking ECN, as a fabric's switch queues do for RDMA: from two packets' worth on
+# average a packet may be CE-marked, from six on every one is (mrc's packets are ECT(0)).
 clos_shape_b_to_a() { # SPINES RATE(e.g. 24mbit)
 	local i
 	for i in $(seq 1 "$1"); do
-		ns_ex mstlb tc qdisc add dev mstlb-s$i root tbf rate "$2" burst 32kb limit 1mb
+		ns_ex mstlb tc qdisc add dev mstlb-s$i root handle 1: tbf rate "$2" burst 32kb \
+			limit 1mb
+		ns_ex mstlb tc qdisc add dev mstlb-s$i parent 1:1 handle 10: red limit 1000000 \
+			min 9000 max 27000 avpkt 4200 burst 4 probability 0.2 bandwidth "$2" ecn
 	done
 }

@@ -18,35 +18,31 @@ source "$(dirname "$0")/lib_rate.sh"
 
 SPINES=$RATE_SPINES
 
-# One QP sprayed over all the paths reaches most of N * R, by round robin (the profile 0
-# default) and by the adaptive policy (EVs whose RTT shows a queue get less, so the leaf's
-# uneven hash of the EVs over the spines should cost less); pinned to one EV (the
-# single-path baseline) it gets one path's R at most. Rates are host A's wire rate (every
+# One QP sprayed over all the paths reaches most of N * R; pinned to one EV (the single-path
+# baseline) it gets one path's R at most. Round robin gives every EV the same share, so a
+# spine carries the share of the EVs the leaf's ECMP hash put on it, and the busiest spine
+# caps the whole: over 256 EVs (profile 0) the hash leaves it up to 20% above its quarter
+# (0.86-0.91 of N * R measured; a binomial model puts a third of hashes below 0.87); over
+# 4096 EVs within a few percent (0.89-0.92), which is the asserted case. The adaptive
+# policy over 256 EVs, steered by RTT and by the ECN marks of the paths' RED queues, is
+# reported (0.86-0.90: no gain over round robin yet). Rates are host A's wire rate (every
 # header counted, as R counts them; the payload is 97% of it at MTU 4096).
 sprayed_aggregate() {
-	local bw rr pinned
+	local rr rr4k adaptive pinned
 	rate_fabric
 	rr=$(rate_of_qp)
-	b_profile 1 mode auto count 256 policy adaptive
-	(sleep 6; nb mrcctl -j ev show dev mrcstb dst $CLOS_A6 >/tmp/rate-evs.json) &
-	bw=$(rate_of_qp)
-	wait $! || true
-	# what the adaptive policy saw: the spread of the EVs' data RTTs and packets
-	jq -r '[.[].data_rtt_ns] | sort | "EV data RTT: min \(.[0]) median \(.[length / 2 | floor])" +
-		" max \(.[-1]) ns"' /tmp/rate-evs.json || true
-	jq -r '[.[].packets] | sort | "EV packets: min \(.[0]) median \(.[length / 2 | floor])" +
-		" max \(.[-1])"' /tmp/rate-evs.json || true
-	b_profile 2 mode exp ev 0xc000
+	b_profile 1 mode auto count 4096
+	rr4k=$(rate_of_qp)
+	b_profile 2 mode auto count 256 policy adaptive
+	adaptive=$(rate_of_qp)
+	b_profile 3 mode exp ev 0xc000
 	pinned=$(rate_of_qp)
-	echo "paths of $((RATE_BPS / 1000)) kB/s: one QP sprayed over $SPINES: adaptive $bw MB/s" \
-		"($(of_nr "$bw" $SPINES) of N*R), round robin $rr MB/s ($(of_nr "$rr" $SPINES));" \
+	echo "paths of $((RATE_BPS / 1000)) kB/s: one QP sprayed over $SPINES spines: round robin" \
+		"over 4096 EVs $rr4k MB/s ($(of_nr "$rr4k" $SPINES) of N*R), over 256 $rr" \
+		"($(of_nr "$rr" $SPINES)), adaptive over 256 $adaptive ($(of_nr "$adaptive" $SPINES));" \
 		"pinned to one EV: $pinned MB/s ($(of_nr "$pinned" 1) of R)"
-	# The better of the two policies must reach 0.85 of N * R. (What adaptive gains over
-	# round robin depends on how unevenly this boot's ECMP hash spread the EVs; it is
-	# reported, not asserted.)
-	awk -v a="$bw" -v b="$rr" -v r=$RATE_BPS -v n=$SPINES \
-		'BEGIN { m = a > b ? a : b; exit !(m * 1e6 >= 0.85 * n * r) }' ||
-		fail "sprayed throughput (adaptive $bw, round robin $rr MB/s) is below 0.85 * N * R"
+	awk -v a="$rr4k" -v r=$RATE_BPS -v n=$SPINES 'BEGIN { exit !(a * 1e6 >= 0.85 * n * r) }' ||
+		fail "sprayed over 4096 EVs, $rr4k MB/s is below 0.85 * N * R"
 	# tbf lets a burst through above R: a few percent over it, never a second path's worth
 	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 <= 1.05 * r) }' ||
 		fail "pinned to one EV, $pinned MB/s is more than one path's R"
@@ -69,9 +65,7 @@ failover_throughput() { # WHAT BREAK
 spine_link_down_throughput() { failover_throughput "link down" rate_link_down; }
 spine_blackhole_throughput() { failover_throughput "blackhole" rate_blackhole; }
 
-# sprayed_aggregate is not run by default yet: measured 0.83-0.92 of N * R over four runs
-# against its 0.85 (CI at f3317c6: 0.84). MRC_PENDING=1 runs it.
 ktap_run \
-	${MRC_PENDING:+sprayed_aggregate} \
+	sprayed_aggregate \
 	spine_link_down_throughput \
 	spine_blackhole_throughput

@@ -47,6 +47,7 @@ PathEv decode_path_ev(const AttrView &a) {
     r.ev.losses = e.u64(MRC_A_EV_LOSSES).value_or(0);
     r.ev.rtt_ns = e.u32(MRC_A_EV_RTT_NS).value_or(0);
     r.ev.data_rtt_ns = e.u32(MRC_A_EV_DATA_RTT_NS).value_or(0);
+    r.ev.ce_marks = e.u64(MRC_A_EV_CE_MARKS).value_or(0);
     return r;
 }
 

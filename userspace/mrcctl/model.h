@@ -35,6 +35,7 @@ struct EvInfo {
     std::uint64_t changed_ns = 0, packets = 0, acked = 0, losses = 0;
     std::uint32_t rtt_ns = 0;
     std::uint32_t data_rtt_ns = 0; // smoothed, of its data packets
+    std::uint64_t ce_marks = 0;    // its data packets' ACKs that echoed ECN CE
 };
 
 // One message of a path-get dump: one EV of one path set.

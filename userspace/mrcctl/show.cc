@@ -78,7 +78,7 @@ struct Column {
     std::string_view key, heading;
     int width;
 };
-constexpr std::array<Column, 14> ev_columns{{{"dst", "dst", 24},
+constexpr std::array<Column, 15> ev_columns{{{"dst", "dst", 24},
                                              {"profile", "profile", 7},
                                              {"index", "index", 5},
                                              {"bytes", "bytes", 8},
@@ -91,7 +91,8 @@ constexpr std::array<Column, 14> ev_columns{{{"dst", "dst", 24},
                                              {"rtt_ns", "rtt", 8},
                                              {"changed_ns", "changed", 8},
                                              {"weight", "weight", 6},
-                                             {"data_rtt_ns", "data_rtt", 8}}};
+                                             {"data_rtt_ns", "data_rtt", 8},
+                                             {"ce_marks", "ce", 6}}};
 
 void heading(Printer &p, std::span<const Column> columns) {
     for (const Column &c : columns) {
@@ -175,6 +176,7 @@ void show_evs(Printer &p, std::span<const PathEv> evs, std::uint64_t now_ns) {
                ev.changed_ns == 0 ? "-" : duration_text(age) + " ago");
         p.cell(c[12].key, ev.weight ? Value(*ev.weight) : Value::null(), c[12].width);
         p.cell(c[13].key, ev.data_rtt_ns, c[13].width, duration_text(ev.data_rtt_ns));
+        p.cell(c[14].key, ev.ce_marks, c[14].width);
         p.end_object();
         p.end_line();
     }

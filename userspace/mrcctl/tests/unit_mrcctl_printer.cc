@@ -168,7 +168,7 @@ TEST(show, ev_table_json) {
     EXPECT_EQ(out.str(), "[{\"dst\":\"10.11.0.1\",\"profile\":0,\"index\":7,\"bytes\":\"c007\","
                          "\"plane\":1,\"state\":\"good\",\"reason\":\"none\",\"packets\":10,"
                          "\"acked\":10,\"losses\":0,\"rtt_ns\":0,\"changed_ns\":0,"
-                         "\"weight\":null,\"data_rtt_ns\":0}]\n");
+                         "\"weight\":null,\"data_rtt_ns\":0,\"ce_marks\":0}]\n");
 }
 
 TEST(show, paths_count_good) {

@@ -13,6 +13,7 @@
  */
 #include <linux/module.h>
 #include <net/dst_cache.h>
+#include <net/inet_ecn.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -214,6 +215,23 @@ struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev, unsigned int len)
 	return skb;
 }
 
+/*
+ * Every packet is ECN-capable (ECT(0) in the traffic class): a switch queue
+ * that marks instead of dropping tells the sender which EV is congested,
+ * and the sender steers off it (multipath.rst, adaptive spraying).
+ */
+static u8 mrc_net_tclass(const struct mrc_av *av)
+{
+	return (av->traffic_class & ~INET_ECN_MASK) | INET_ECN_ECT_0;
+}
+
+bool mrc_net_ce(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	return INET_ECN_is_ce(ip_hdr(skb)->tos);
+}
+
 static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 			 const struct mrc_av *av, u16 ev, struct dst_cache *cache,
 			 struct sk_buff *skb)
@@ -243,7 +261,7 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 
 	/* takes over both the skb and the route reference */
 	return udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
-				    av->traffic_class, av->hop_limit,
+				    mrc_net_tclass(av), av->hop_limit,
 				    htonl(av->flow_label), htons(ev),
 				    htons(mrc_udp_port), false);
 }
@@ -274,7 +292,7 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 
 	/* takes over both the skb and the route reference */
 	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr,
-			    av->traffic_class, av->hop_limit, htons(IP_DF),
+			    mrc_net_tclass(av), av->hop_limit, htons(IP_DF),
 			    htons(ev), htons(mrc_udp_port), false, false);
 	return 0;
 }

@@ -31,6 +31,9 @@ struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev, unsigned int len);
 int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, u16 ev,
 		 struct dst_cache *cache, struct sk_buff *skb);
 
+/* Whether @skb (as received) was congestion-marked (ECN CE) on its way. */
+bool mrc_net_ce(const struct sk_buff *skb);
+
 /* Receive side entry (mrc_recv.c): @skb->data is the MRC header. */
 void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb);
 

@@ -320,7 +320,8 @@ static int mrc_nl_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, MRC_A_EV_ACKED, s->h.acked, MRC_A_EV_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_LOSSES, s->h.losses, MRC_A_EV_PAD) ||
 	    nla_put_u32(skb, MRC_A_EV_RTT_NS, s->h.rtt_ns) ||
-	    nla_put_u32(skb, MRC_A_EV_DATA_RTT_NS, s->h.srtt_ns))
+	    nla_put_u32(skb, MRC_A_EV_DATA_RTT_NS, s->h.srtt_ns) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_CE_MARKS, s->h.ce_marks, MRC_A_EV_PAD))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

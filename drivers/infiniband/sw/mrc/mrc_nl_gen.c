@@ -41,6 +41,7 @@ const struct nla_policy mrc_ev_nl_policy[MRC_A_EV_MAX + 1] = {
 	[MRC_A_EV_LOSSES] = { .type = NLA_U64, },
 	[MRC_A_EV_RTT_NS] = { .type = NLA_U32, },
 	[MRC_A_EV_DATA_RTT_NS] = { .type = NLA_U32, },
+	[MRC_A_EV_CE_MARKS] = { .type = NLA_U64, },
 };
 
 /* probe-result */

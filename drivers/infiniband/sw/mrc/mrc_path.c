@@ -325,13 +325,17 @@ void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
 	spin_unlock_bh(&path->lock);
 }
 
-/* A data packet on @ev took @rtt_ns to be acknowledged (adaptive spraying). */
-void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns)
+/*
+ * A data packet on @ev took @rtt_ns to be acknowledged, congestion-marked on
+ * the way if @ce: adaptive spraying's signals. Marks are counted whatever
+ * the policy (they are what the operator sees of a congested path).
+ */
+void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns, bool ce)
 {
-	if (!path || ev >= path->ps.nr_ev || path->ps.policy != MRC_SPRAY_ADAPTIVE)
+	if (!path || ev >= path->ps.nr_ev || (path->ps.policy != MRC_SPRAY_ADAPTIVE && !ce))
 		return;
 	spin_lock_bh(&path->lock);
-	mrc_path_set_rtt_sample(&path->ps, ev, rtt_ns);
+	mrc_path_set_rtt_sample(&path->ps, ev, rtt_ns, ce);
 	spin_unlock_bh(&path->lock);
 }
 

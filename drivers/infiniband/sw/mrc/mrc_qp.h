@@ -154,6 +154,7 @@ struct mrc_resp {
 	u32 rsn_done;			/* receive completions posted */
 	u32 msn_done;			/* messages completed */
 	u32 since_ack;			/* new packets since the last ACK */
+	bool ce_seen;			/* one of them came CE-marked: echo it */
 	u32 ack_ev;			/* EV of the packet that asked for it */
 	struct mrc_read_job *reads;	/* ring of max_dest_rd_atomic jobs */
 	u32 read_head, read_tail;

@@ -17,6 +17,7 @@
 #include "core/mrc_seg.h"
 #include "mrc.h"
 #include "mrc_cq.h"
+#include "mrc_net.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
@@ -118,6 +119,7 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 	resp->rsn_done = 0;
 	resp->msn_done = 0;
 	resp->since_ack = 0;
+	resp->ce_seen = false;
 	resp->read_head = resp->read_tail = 0;
 	memset(resp->atomics, 0, MRC_RESP_ATOMICS * sizeof(*resp->atomics));
 	resp->atomic_next = 0;
@@ -154,6 +156,10 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	void *payload;
 
 	hdr.opcode = nak ? MRC_OP_NAK : MRC_OP_ACK;
+	if (!nak && resp->ce_seen) {
+		hdr.flags = MRC_WIRE_F_CE_ECHO;
+		resp->ce_seen = false;
+	}
 	hdr.dest_qpn = qp->attr.dest_qp_num;
 	hdr.psn = nak ? nak_psn : mrc_rx_window_cum(&resp->rxw);
 	hdr.ack.msn = resp->msn_done - 1;	/* last completed; ~0 before any */
@@ -649,6 +655,15 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	if (total)
 		mrc_resp_advance(qp, cum, cum + total, ev);
 
+	/*
+	 * A congestion mark is answered at once: the requester puts it on the
+	 * EV of the newest packet the ACK covers, which is this one.
+	 */
+	if (mrc_net_ce(skb)) {
+		mrc_stats_inc(mdev, MRC_CNT_CE_RECEIVED);
+		resp->ce_seen = true;
+		ack = true;
+	}
 	/* coalesce, but report holes quickly: SACKs drive retransmission */
 	resp->since_ack++;
 	if (resp->since_ack >= MRC_ACK_EVERY_PKTS ||

@@ -36,6 +36,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_PROBES_SENT].name = "probes_sent",
 	[MRC_CNT_PROBES_ANSWERED].name = "probes_answered",
 	[MRC_CNT_PROBE_REPLIES].name = "probe_replies",
+	[MRC_CNT_CE_RECEIVED].name = "ce_received",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);

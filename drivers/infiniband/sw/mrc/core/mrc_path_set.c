@@ -190,10 +190,11 @@ uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev)
 }
 
 /*
- * A data packet on @ev came back after @rtt_ns (its ACK): the EV's smoothed
- * RTT, the set's floor and, from both, how much the EV rests.
+ * A data packet on @ev came back after @rtt_ns (its ACK), congestion-marked
+ * on the way if @ce: the EV's smoothed RTT, the set's floor and, from both
+ * and the marks, how much the EV rests.
  */
-void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns)
+void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns, bool ce)
 {
 	struct mrc_ev_health *h;
 	uint32_t quantum, rest, step;
@@ -201,6 +202,12 @@ void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_
 	if (ev >= ps->nr_ev || !rtt_ns)
 		return;
 	h = &ps->ev[ev];
+	if (ce) {
+		h->ce_marks++;
+		h->ce_rest = MRC_SPRAY_CE_REST;
+	} else if (h->ce_rest) {
+		h->ce_rest--;
+	}
 	h->srtt_ns = h->srtt_ns ? h->srtt_ns - (h->srtt_ns >> 3) + (rtt_ns >> 3) : rtt_ns;
 	/*
 	 * The floor follows the lowest sample down at once and up slowly,
@@ -219,6 +226,8 @@ void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_
 	if (quantum < MRC_SPRAY_QUANTUM_MIN_NS)
 		quantum = MRC_SPRAY_QUANTUM_MIN_NS;
 	rest = h->srtt_ns > ps->rtt_floor_ns ? (h->srtt_ns - ps->rtt_floor_ns) / quantum : 0;
+	if (rest < h->ce_rest)
+		rest = h->ce_rest;
 	h->rest = (uint8_t)(rest < MRC_SPRAY_MAX_REST ? rest : MRC_SPRAY_MAX_REST);
 }
 

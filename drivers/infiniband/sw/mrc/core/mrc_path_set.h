@@ -67,6 +67,13 @@ enum mrc_spray_policy {
  */
 #define MRC_SPRAY_MAX_REST		7U
 #define MRC_SPRAY_QUANTUM_MIN_NS	20000U
+/*
+ * A congestion mark (ECN CE, echoed by the peer's ACK) is the queue itself
+ * speaking, without the RTT's noise: the marked EV rests at least
+ * MRC_SPRAY_CE_REST rounds of MRC_SPRAY_CE_REST + 1, one less for each of
+ * its samples that comes back unmarked.
+ */
+#define MRC_SPRAY_CE_REST		3U
 
 #define MRC_PROFILE_EV_MAX	4096U	/* EVs in one profile */
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
@@ -109,6 +116,8 @@ struct mrc_ev_health {
 	uint32_t rtt_ns;	/* the last probe's round trip */
 	uint32_t srtt_ns;	/* data round trips, smoothed; 0: none yet */
 	uint8_t rest;		/* MRC_SPRAY_ADAPTIVE: rounds of k + 1 it sits out */
+	uint8_t ce_rest;	/* MRC_SPRAY_ADAPTIVE: the part of @rest due to CE marks */
+	uint64_t ce_marks;	/* samples that came back congestion-marked */
 	uint64_t changed_ns;	/* when the state last changed */
 	uint64_t packets;	/* transmissions, retransmissions included */
 	uint64_t acked;		/* transmissions acknowledged */
@@ -181,7 +190,7 @@ int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weigh
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
-void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
+void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns, bool ce);
 void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 

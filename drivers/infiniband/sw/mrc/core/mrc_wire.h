@@ -14,7 +14,8 @@
  *	byte  0      version (high nibble, 1), reserved (low nibble, 0)
  *	byte  1      opcode
  *	byte  2      hdr_len: bytes before the payload / 4
- *	byte  3      flags: 0x80 ACK_REQ, 0x40 SOLICITED, others reserved
+ *	byte  3      flags: 0x80 ACK_REQ, 0x40 SOLICITED, 0x20 CE_ECHO, others
+ *	             reserved
  *	byte  4      reserved (0)
  *	bytes 5-7    destination QPN
  *	bytes 8-11   PSN
@@ -70,7 +71,8 @@
 /* Flags (base header byte 3). */
 #define MRC_WIRE_F_ACK_REQ	0x80U	/* requests: answer with an ACK now */
 #define MRC_WIRE_F_SOLICITED	0x40U	/* SEND*, WRITE_IMM: solicited event */
-#define MRC_WIRE_F_ALL		(MRC_WIRE_F_ACK_REQ | MRC_WIRE_F_SOLICITED)
+#define MRC_WIRE_F_CE_ECHO	0x20U	/* ACK: a request since the last ACK came CE-marked */
+#define MRC_WIRE_F_ALL		(MRC_WIRE_F_ACK_REQ | MRC_WIRE_F_SOLICITED | MRC_WIRE_F_CE_ECHO)
 
 enum mrc_opcode {
 	MRC_OP_SEND		= 0x01,
