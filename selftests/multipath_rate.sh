@@ -46,6 +46,8 @@ sprayed_aggregate() {
 	# tbf lets a burst through above R: a few percent over it, never a second path's worth
 	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 <= 1.05 * r) }' ||
 		fail "pinned to one EV, $pinned MB/s is more than one path's R"
+	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 >= 0.5 * r) }' ||
+		fail "pinned to one EV, $pinned MB/s is not even half of its path's R"
 	no_qp_errors
 }
 
@@ -59,7 +61,7 @@ failover_throughput() { # WHAT BREAK
 	awk -v a="$RATE_AFTER" -v b="$RATE_BEFORE" -v n=$SPINES \
 		'BEGIN { r = b ? a / b : 0; exit !(r >= 0.8 * (n - 1) / n && r <= 0.95) }' ||
 		fail "$1: throughput after the failure is not about (N-1)/N of before"
-	[ "$RATE_STALL" -lt 3000 ] || fail "$1: nothing came through in the 3 s after the failure"
+	[ "$RATE_STALL" -lt 2900 ] || fail "$1: nothing came through in the 3 s after the failure"
 }
 
 spine_link_down_throughput() { failover_throughput "link down" rate_link_down; }

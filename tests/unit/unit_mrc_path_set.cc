@@ -197,8 +197,8 @@ TEST(PathSet, AdaptiveRestsAnEvInProportionToItsExtraDelay) {
     PathSet ps(4, 0, MRC_SPRAY_ADAPTIVE);
     // floor 100 us, so a quantum is 50 us; EV 2 runs 160 us slower: rests 3 rounds of 4
     for (const uint32_t ev : {0U, 1U, 3U})
-        mrc_path_set_rtt_sample(ps.get(), ev, 100000, false);
-    mrc_path_set_rtt_sample(ps.get(), 2, 260000, false);
+        mrc_path_set_rtt_sample(ps.get(), ev, 100000);
+    mrc_path_set_rtt_sample(ps.get(), 2, 260000);
     EXPECT_LT(ps->rtt_floor_ns, 100100U); // up slowly
     EXPECT_EQ(ps->ev[2].rest, 3U);
     EXPECT_EQ(ps->ev[0].rest, 0U);
@@ -213,15 +213,15 @@ TEST(PathSet, AdaptiveRestsAnEvInProportionToItsExtraDelay) {
 
 TEST(PathSet, AdaptiveRestIsBoundedAndFollowsTheEvBack) {
     PathSet ps(2, 0, MRC_SPRAY_ADAPTIVE);
-    mrc_path_set_rtt_sample(ps.get(), 0, 100000, false);
-    mrc_path_set_rtt_sample(ps.get(), 1, 900000000, false); // far slower: rests the most
+    mrc_path_set_rtt_sample(ps.get(), 0, 100000);
+    mrc_path_set_rtt_sample(ps.get(), 1, 900000000); // far slower: rests the most
     EXPECT_EQ(ps->ev[1].rest, MRC_SPRAY_MAX_REST);
     EXPECT_LT(ps->rtt_floor_ns, 102000U); // one wild sample hardly moves the floor
     for (int i = 0; i < 128; i++)
-        mrc_path_set_rtt_sample(ps.get(), 1, 100000, false); // its queue drains
+        mrc_path_set_rtt_sample(ps.get(), 1, 100000); // its queue drains
     EXPECT_EQ(ps->ev[1].rest, 0U);
     // a resting EV still carries some, so its RTT keeps being measured
-    mrc_path_set_rtt_sample(ps.get(), 1, 900000000, false);
+    mrc_path_set_rtt_sample(ps.get(), 1, 900000000);
     int on_1 = 0;
     for (int i = 0; i < 64; i++)
         on_1 += ps.pick() == 1 ? 1 : 0;
@@ -231,20 +231,20 @@ TEST(PathSet, AdaptiveRestIsBoundedAndFollowsTheEvBack) {
 
 TEST(PathSet, AdaptiveQuantumHasAFloorAgainstNoise) {
     PathSet ps(2, 0, MRC_SPRAY_ADAPTIVE);
-    mrc_path_set_rtt_sample(ps.get(), 0, 2000, false); // 2 us floor: the quantum is 20 us, not 1
-    mrc_path_set_rtt_sample(ps.get(), 1, 15000, false);
+    mrc_path_set_rtt_sample(ps.get(), 0, 2000); // 2 us floor: the quantum is 20 us, not 1
+    mrc_path_set_rtt_sample(ps.get(), 1, 15000);
     EXPECT_EQ(ps->ev[1].rest, 0U);
-    mrc_path_set_rtt_sample(ps.get(), 1, 0, false); // no sample: nothing changes
-    mrc_path_set_rtt_sample(ps.get(), 7, 1, false); // no such EV
+    mrc_path_set_rtt_sample(ps.get(), 1, 0); // no sample: nothing changes
+    mrc_path_set_rtt_sample(ps.get(), 7, 1); // no such EV
     EXPECT_EQ(ps->ev[1].srtt_ns, 15000U);
 }
 
-TEST(PathSet, AdaptiveCongestionMarkRestsTheEvUntilUnmarkedSamplesReturn) {
+TEST(PathSet, AdaptiveCongestionMarkRestsTheEvUntilLaterSamples) {
     PathSet ps(4, 0, MRC_SPRAY_ADAPTIVE);
     for (const uint32_t ev : {0U, 1U, 2U, 3U})
-        mrc_path_set_rtt_sample(ps.get(), ev, 100000, false);
+        mrc_path_set_rtt_sample(ps.get(), ev, 100000);
     // same RTT as the others, but its queue marked it
-    mrc_path_set_rtt_sample(ps.get(), 1, 100000, true);
+    mrc_path_set_ce_mark(ps.get(), 1);
     EXPECT_EQ(ps->ev[1].rest, MRC_SPRAY_CE_REST);
     EXPECT_EQ(ps->ev[1].ce_marks, 1U);
     EXPECT_EQ(ps->ev[0].rest, 0U);
@@ -253,16 +253,29 @@ TEST(PathSet, AdaptiveCongestionMarkRestsTheEvUntilUnmarkedSamplesReturn) {
         hits[static_cast<size_t>(ps.pick())]++;
     EXPECT_EQ(hits[1], 10); // one round of MRC_SPRAY_CE_REST + 1
     EXPECT_EQ(hits[0], 40);
-    // each unmarked sample takes a round of rest off; a mark puts it all back
+    // each later sample takes a round of rest off; a mark puts it all back
     for (uint32_t left = MRC_SPRAY_CE_REST; left > 0; left--) {
-        mrc_path_set_rtt_sample(ps.get(), 1, 100000, false);
+        mrc_path_set_rtt_sample(ps.get(), 1, 100000);
         EXPECT_EQ(ps->ev[1].rest, left - 1U);
     }
-    mrc_path_set_rtt_sample(ps.get(), 1, 100000, true);
+    mrc_path_set_ce_mark(ps.get(), 1);
     EXPECT_EQ(ps->ev[1].rest, MRC_SPRAY_CE_REST);
     // an RTT far above the floor rests it longer than a mark does
-    mrc_path_set_rtt_sample(ps.get(), 2, 900000000, true);
+    mrc_path_set_rtt_sample(ps.get(), 2, 900000000);
+    mrc_path_set_ce_mark(ps.get(), 2);
     EXPECT_EQ(ps->ev[2].rest, MRC_SPRAY_MAX_REST);
+    mrc_path_set_ce_mark(ps.get(), 9); // no such EV: nothing
+}
+
+TEST(PathSet, CongestionMarksAreCountedButRestNothingOutsideAdaptive) {
+    PathSet ps(2, 0, MRC_SPRAY_ROUND_ROBIN);
+    mrc_path_set_ce_mark(ps.get(), 1);
+    EXPECT_EQ(ps->ev[1].ce_marks, 1U);
+    EXPECT_EQ(ps->ev[1].rest, 0U);
+    std::array<int, 2> hits{};
+    for (int i = 0; i < 10; i++)
+        hits[static_cast<size_t>(ps.pick())]++;
+    EXPECT_EQ(hits, (std::array<int, 2>{5, 5}));
 }
 
 TEST(PathSet, AdaptiveWhenAllRestTakesTheNextAnyway) {

@@ -63,11 +63,8 @@ static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_comp_ack
  * The congestion window hears how many, and the round trip of the copy
  * sent last among them: the one the ACK answers most directly (earlier
  * ones may have waited for the delayed ACK, resent ones are ambiguous).
- * @ce: the ACK echoes a congestion mark; the peer answers a marked packet
- * at once, so the mark goes to that same copy's EV.
  */
-static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sack *sack,
-			     bool ce)
+static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sack *sack)
 {
 	struct mrc_tx_window *txw = &qp->req.txw;
 	u32 una = mrc_tx_window_una(txw), psn, end;
@@ -91,7 +88,7 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 		rtt = (u32)min_t(u64, now - acked.newest_sent_ns, MRC_CC_MAX_RTT_NS);
 	mrc_cc_on_ack(&qp->req.cc, acked.pkts, rtt, now);
 	if (rtt)
-		mrc_path_rtt_sample(qp->path, acked.newest_ev, rtt, ce);
+		mrc_path_rtt_sample(qp->path, acked.newest_ev, rtt);
 }
 
 static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
@@ -106,10 +103,12 @@ static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 		return;
 	}
 	if (res.una_advance || res.newly_acked) {
-		mrc_comp_account(qp, old_una, &hdr->ack.sack,
-				 hdr->flags & MRC_WIRE_F_CE_ECHO);
+		mrc_comp_account(qp, old_una, &hdr->ack.sack);
 		mrc_comp_progress(qp);
 	}
+	/* the EV echo names the packet that came marked (answered at once) */
+	if (hdr->flags & MRC_WIRE_F_CE_ECHO)
+		mrc_path_ce_mark(qp->path, hdr->ack.ev);
 }
 
 static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)

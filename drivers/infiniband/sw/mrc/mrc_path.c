@@ -325,17 +325,36 @@ void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
 	spin_unlock_bh(&path->lock);
 }
 
-/*
- * A data packet on @ev took @rtt_ns to be acknowledged, congestion-marked on
- * the way if @ce: adaptive spraying's signals. Marks are counted whatever
- * the policy (they are what the operator sees of a congested path).
- */
-void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns, bool ce)
+/* A data packet on @ev took @rtt_ns to be acknowledged (adaptive spraying). */
+void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns)
 {
-	if (!path || ev >= path->ps.nr_ev || (path->ps.policy != MRC_SPRAY_ADAPTIVE && !ce))
+	if (!path || ev >= path->ps.nr_ev || path->ps.policy != MRC_SPRAY_ADAPTIVE)
 		return;
 	spin_lock_bh(&path->lock);
-	mrc_path_set_rtt_sample(&path->ps, ev, rtt_ns, ce);
+	mrc_path_set_rtt_sample(&path->ps, ev, rtt_ns);
+	spin_unlock_bh(&path->lock);
+}
+
+/*
+ * The packet that left on UDP source port @sport arrived congestion-marked
+ * (the EV echo of an ACK with CE_ECHO). The echo names the marked packet
+ * itself, whatever reordering put it among the ACK's PSNs; a port not of
+ * this set (a profile since swapped) counts for nothing. A linear search:
+ * marks come at most once per ACK, and sets hold at most 4096 EVs.
+ */
+void mrc_path_ce_mark(struct mrc_path *path, u32 sport)
+{
+	u32 ev;
+
+	if (!path)
+		return;
+	spin_lock_bh(&path->lock);
+	for (ev = 0; ev < path->ps.nr_ev; ev++) {
+		if (path->sport[ev] == sport) {
+			mrc_path_set_ce_mark(&path->ps, ev);
+			break;
+		}
+	}
 	spin_unlock_bh(&path->lock);
 }
 

@@ -379,9 +379,16 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_ki
 	u64 now_ns = ktime_get_ns();
 	u32 i;
 
-	/* a spare is no transmission the scoreboard tracks: the record stays */
-	if (kind == MRC_TX_SPARE)
+	/*
+	 * A spare is no transmission the scoreboard tracks: the record stays,
+	 * but whichever copy is acknowledged first is unknown now, so no EV
+	 * is credited with it (the resend's EV may be the dead one).
+	 */
+	if (kind == MRC_TX_SPARE) {
+		if (live)
+			mrc_req_rec(qp, psn)->account = 0;
 		live = false;
+	}
 	mrc_path_pick(qp->path, &req->cursor, avoid, live, pick);
 	for (i = 0; live && i < count; i++) {
 		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn + i);
@@ -733,8 +740,8 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 		psn++;
 	}
 	/*
-	 * The oldest PSN timed out again without progress: its resend or the
-	 * ACK of it died too. On a fabric losing paths faster than probes
+	 * The oldest PSN timed out without progress: its copy or the ACK of
+	 * it died. On a fabric losing paths faster than probes
 	 * find them, one copy per RTO may keep riding dead paths until the
 	 * retry budget is gone; spare copies on other EVs (each answered by
 	 * an ACK) make every round a few independent tries.
@@ -742,9 +749,8 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 	if (req->retries && mrc_tx_window_outstanding(&req->txw)) {
 		u32 i, spares = min_t(u32, req->retries, MRC_REQ_MAX_SPARES);
 
-		for (i = 0; i < spares; i++)
+		for (i = 0; i < spares && budget > 0; i++, budget--)
 			mrc_req_send_psn_again(qp, una, MRC_TX_SPARE);
-		budget -= spares;
 	}
 	return mrc_req_rerequest(qp, budget);
 }

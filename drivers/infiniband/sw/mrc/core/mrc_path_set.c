@@ -190,11 +190,10 @@ uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev)
 }
 
 /*
- * A data packet on @ev came back after @rtt_ns (its ACK), congestion-marked
- * on the way if @ce: the EV's smoothed RTT, the set's floor and, from both
- * and the marks, how much the EV rests.
+ * A data packet on @ev came back after @rtt_ns (its ACK): the EV's smoothed
+ * RTT, the set's floor and, from both and the marks, how much the EV rests.
  */
-void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns, bool ce)
+void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns)
 {
 	struct mrc_ev_health *h;
 	uint32_t quantum, rest, step;
@@ -202,12 +201,8 @@ void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_
 	if (ev >= ps->nr_ev || !rtt_ns)
 		return;
 	h = &ps->ev[ev];
-	if (ce) {
-		h->ce_marks++;
-		h->ce_rest = MRC_SPRAY_CE_REST;
-	} else if (h->ce_rest) {
+	if (h->ce_rest)
 		h->ce_rest--;
-	}
 	h->srtt_ns = h->srtt_ns ? h->srtt_ns - (h->srtt_ns >> 3) + (rtt_ns >> 3) : rtt_ns;
 	/*
 	 * The floor follows the lowest sample down at once and up slowly,
@@ -229,6 +224,25 @@ void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_
 	if (rest < h->ce_rest)
 		rest = h->ce_rest;
 	h->rest = (uint8_t)(rest < MRC_SPRAY_MAX_REST ? rest : MRC_SPRAY_MAX_REST);
+}
+
+/*
+ * A packet on @ev arrived congestion-marked (the peer's ACK echoed it):
+ * counted, and under MRC_SPRAY_ADAPTIVE the EV rests.
+ */
+void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev)
+{
+	struct mrc_ev_health *h;
+
+	if (ev >= ps->nr_ev)
+		return;
+	h = &ps->ev[ev];
+	h->ce_marks++;
+	if (ps->policy != MRC_SPRAY_ADAPTIVE)
+		return;
+	h->ce_rest = MRC_SPRAY_CE_REST;
+	if (h->rest < h->ce_rest)
+		h->rest = h->ce_rest;
 }
 
 /* The transmission @seq on @ev was acknowledged. */

@@ -70,8 +70,8 @@ enum mrc_spray_policy {
 /*
  * A congestion mark (ECN CE, echoed by the peer's ACK) is the queue itself
  * speaking, without the RTT's noise: the marked EV rests at least
- * MRC_SPRAY_CE_REST rounds of MRC_SPRAY_CE_REST + 1, one less for each of
- * its samples that comes back unmarked.
+ * MRC_SPRAY_CE_REST rounds of MRC_SPRAY_CE_REST + 1, one less for each RTT
+ * sample of it after.
  */
 #define MRC_SPRAY_CE_REST		3U
 
@@ -190,7 +190,8 @@ int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weigh
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
-void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns, bool ce);
+void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
+void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 
