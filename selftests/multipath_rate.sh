@@ -22,10 +22,10 @@ SPINES=$RATE_SPINES
 # baseline) it gets one path's R at most. Round robin gives every EV the same share, so a
 # spine carries the share of the EVs the leaf's ECMP hash put on it, and the busiest spine
 # caps the whole: over 256 EVs (profile 0) the hash leaves it up to 20% above its quarter
-# (0.86-0.91 of N * R measured; a binomial model puts a third of hashes below 0.87); over
-# 4096 EVs within a few percent (0.89-0.92), which is the asserted case. The adaptive
+# (0.84-0.91 of N * R measured; a binomial model puts a third of hashes below 0.87); over
+# 4096 EVs within a few percent (0.88-0.94), which is the asserted case. The adaptive
 # policy over 256 EVs, steered by RTT and by the ECN marks of the paths' RED queues, is
-# reported (0.86-0.90: no gain over round robin yet). Rates are host A's wire rate (every
+# reported (0.84-0.90: no gain over round robin yet). Rates are host A's wire rate (every
 # header counted, as R counts them; the payload is 97% of it at MTU 4096).
 sprayed_aggregate() {
 	local rr rr4k adaptive pinned

@@ -77,6 +77,7 @@ fi
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 nmi_watchdog=panic loglevel=6 mrc_vm=$mode"
 [ -z "$only" ] || cmdline+=" mrc_only=$(echo $only | tr ' ' ,)"
+[ -z "${MRC_PENDING:-}" ] || cmdline+=" mrc_pending=1"	# cases not run by default yet
 
 echo "run.sh: booting ${accel[1]} VM, log in $log"
 # QEMU writes the serial log; we follow it live, and stop the VM early when
