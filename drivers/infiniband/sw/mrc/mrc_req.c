@@ -741,10 +741,10 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 	}
 	/*
 	 * The oldest PSN timed out without progress: its copy or the ACK of
-	 * it died. On a fabric losing paths faster than probes
-	 * find them, one copy per RTO may keep riding dead paths until the
-	 * retry budget is gone; spare copies on other EVs (each answered by
-	 * an ACK) make every round a few independent tries.
+	 * it died. On a fabric losing paths faster than probes find them,
+	 * one copy per RTO may keep riding dead paths until the retry budget
+	 * is gone; spare copies on other EVs (each answered by an ACK) make
+	 * every round a few independent tries.
 	 */
 	if (req->retries && mrc_tx_window_outstanding(&req->txw)) {
 		u32 i, spares = min_t(u32, req->retries, MRC_REQ_MAX_SPARES);
