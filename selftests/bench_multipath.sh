@@ -13,7 +13,7 @@
 #
 #                           +-- spine 1 --+ tbf R
 #   [ host A ] -- [ leaf A ]+--   ...   --+[ leaf B ] -- [ host B ]     ECMP on UDP ports
-#                           +-- spine N --+ tbf R
+#                           +-- spine N --+ tbf R                       or SRv6 (End)
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
@@ -32,22 +32,18 @@ measure() { # CMD...
 	echo "$out"
 }
 
-# MB/s of one sprayed QP under the policy of host B's profile 0 or, with ARGS, of a profile
-# made from them.
-sprayed() { # [PROFILE ARGS...]
-	rate_fabric
-	[ $# -eq 0 ] || b_profile 1 "$@"
+# MB/s of one sprayed QP on FABRIC (rate_fabric, rate_srv6_fabric) under the policy of host
+# B's default profile or, with ARGS, of a profile made from them.
+sprayed() { # FABRIC [PROFILE ARGS...]
+	$1
+	shift
+	[ $# -eq 0 ] || b_profile 2 "$@"
 	rate_of_qp
 }
 
-pinned() {
-	rate_fabric
-	b_profile 1 mode exp ev 0xc000
-	rate_of_qp
-}
-
-failover() { # WHAT BREAK
-	rate_fabric
+failover() { # FABRIC WHAT BREAK
+	$1
+	shift
 	failover_measure "$@" >/dev/null
 	no_qp_errors
 	echo "$RATE_BEFORE $RATE_STALL $RATE_AFTER"
@@ -65,9 +61,10 @@ aggregate_row() { # NAME SHARE_OF_PATHS CMD...
 	fi
 }
 
-failover_row() { # NAME BREAK
+failover_row() { # FABRIC NAME BREAK
 	local v before stall after
-	v=$(measure failover "$1" "$2")
+	v=$(measure failover "$1" "$2" "$3")
+	shift
 	if [ "$v" = fail ]; then
 		printf '  %-12s %s\n' "$1" "fail (ib_write_bw or a QP error)"
 		return
@@ -82,12 +79,18 @@ mrc_load
 echo "BENCH multipath: one QP from B to A, $N spines, every path a link of R = $RATE_MBIT" \
 	"Mbit/s ($((RATE_BPS / 1000)) kB/s); N*R = $((N * RATE_BPS / 1000)) kB/s"
 echo "fabric ECMP (UDP source port EVs; leaves hash on the UDP ports), MB/s:"
-aggregate_row "sprayed, round robin, 256 EVs" $N sprayed
-aggregate_row "sprayed, round robin, 4096 EVs" $N sprayed mode auto count 4096
-aggregate_row "sprayed, adaptive, 256 EVs" $N sprayed mode auto count 256 policy adaptive
-aggregate_row "pinned to one EV" 1 pinned
+aggregate_row "sprayed, round robin, 256 EVs" $N sprayed rate_fabric
+aggregate_row "sprayed, round robin, 4096 EVs" $N sprayed rate_fabric mode auto count 4096
+aggregate_row "sprayed, adaptive, 256 EVs" $N sprayed rate_fabric mode auto count 256 \
+	policy adaptive
+aggregate_row "pinned to one EV" 1 sprayed rate_fabric mode exp ev 0xc000
 echo "fabric ECMP, one spine failing 4 s into a 14 s sprayed transfer:"
-failover_row "link down" rate_link_down
-failover_row "blackhole" rate_blackhole
-echo "fabric SRv6: not built yet (the SRv6 EV format is refused; see README's status)"
+failover_row rate_fabric "link down" rate_link_down
+failover_row rate_fabric "blackhole" rate_blackhole
+echo "fabric SRv6 (SRV6 EVs: $N x 64 SIDs, the sender picks the spine; spines run End), MB/s:"
+aggregate_row "sprayed, round robin, $((N * 64)) EVs" $N sprayed rate_srv6_fabric
+aggregate_row "pinned to one EV" 1 sprayed rate_srv6_fabric fmt 1 mode exp ev fc00:e1::1
+echo "fabric SRv6, one spine failing 4 s into a 14 s sprayed transfer:"
+failover_row rate_srv6_fabric "link down" rate_link_down
+failover_row rate_srv6_fabric "blackhole" rate_blackhole
 echo "BENCH multipath: done"

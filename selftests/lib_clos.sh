@@ -56,8 +56,10 @@ clos_router() { # NS
 		net.ipv4.conf.default.ignore_routes_with_linkdown=1
 }
 
+CLOS_PLANE_SPINES=	# spines per plane
 clos_fabric() { # SPINES
-	local spines=$1 i via_a="" via_b="" via4_a="" via4_b=""
+	local spines=$1 i
+	CLOS_PLANE_SPINES=$spines
 	mrc_load
 	# The fabric's "switch buffers": every hop of it queues in the same per-CPU backlog,
 	# whose 1000 packets a real fabric's buffers dwarf; with no congestion control yet a
@@ -75,22 +77,9 @@ clos_fabric() { # SPINES
 	nb ip -6 route add default via 2001:db8:2::ff
 	na ip route add default via 10.1.0.254
 	nb ip route add default via 10.2.0.254
-	for i in $(seq 1 "$spines"); do
-		clos_router msts$i
-		clos_link mstla mstla-s$i 2001:db8:a$i::1 10.10$i.0.1 \
-			msts$i msts$i-a 2001:db8:a$i::2 10.10$i.0.2
-		clos_link msts$i msts$i-b 2001:db8:b$i::1 10.20$i.0.1 \
-			mstlb mstlb-s$i 2001:db8:b$i::2 10.20$i.0.2
-		clos_spine_routes $i
-		via_a+=" nexthop via 2001:db8:a$i::2"
-		via_b+=" nexthop via 2001:db8:b$i::1"
-		via4_a+=" nexthop via 10.10$i.0.2"
-		via4_b+=" nexthop via 10.20$i.0.1"
-	done
-	ns_ex mstla ip -6 route add 2001:db8:2::/64 $via_a
-	ns_ex mstlb ip -6 route add 2001:db8:1::/64 $via_b
-	ns_ex mstla ip route add 10.2.0.0/24 $via4_a
-	ns_ex mstlb ip route add 10.1.0.0/24 $via4_b
+	for i in $(seq 1 "$spines"); do clos_spine $i; done
+	clos_leaf_routes a 1
+	clos_leaf_routes b 1
 	na rdma link add mrcsta type mrc netdev msta0
 	nb rdma link add mrcstb type mrc netdev mstb0
 	wait_until 20 gid_index_of mrcsta "$(gid_of_v6 $CLOS_A6)"
@@ -101,17 +90,115 @@ clos_fabric() { # SPINES
 	wait_until 20 nb ping -c1 -W1 $CLOS_A4
 }
 
-# Spine I's routes to the host behind leaf SIDE, or both (a link going down takes the routes
-# through it along).
+# Spine I, linked to its leaf on either side (clos_leaf), with its routes.
+clos_spine() { # I
+	local la lb
+	la=$(clos_leaf a "$1")
+	lb=$(clos_leaf b "$1")
+	clos_router msts$1
+	clos_link $la $la-s$1 2001:db8:a$1::1 10.10$1.0.1 msts$1 msts$1-a 2001:db8:a$1::2 10.10$1.0.2
+	clos_link msts$1 msts$1-b 2001:db8:b$1::1 10.20$1.0.1 $lb $lb-s$1 2001:db8:b$1::2 10.20$1.0.2
+	clos_spine_routes $1
+}
+
+# Spine I's routes to the host behind leaf SIDE, or both, and on the SRv6 fabric that leaf's
+# route to spine I's SIDs (a link going down takes the routes through it along).
 clos_spine_routes() { # I [a|b]
 	if [ "${2:-a}" = a ]; then
 		ns_ex msts$1 ip -6 route replace 2001:db8:1::/64 via 2001:db8:a$1::1
 		ns_ex msts$1 ip route replace 10.1.0.0/24 via 10.10$1.0.1
+		[ -z "$CLOS_SRV6" ] ||
+			ns_ex "$(clos_leaf a $1)" ip -6 route replace $CLOS_SID$1::/64 via 2001:db8:a$1::2
 	fi
 	if [ "${2:-b}" = b ]; then
 		ns_ex msts$1 ip -6 route replace 2001:db8:2::/64 via 2001:db8:b$1::2
 		ns_ex msts$1 ip route replace 10.2.0.0/24 via 10.20$1.0.2
+		[ -z "$CLOS_SRV6" ] ||
+			ns_ex "$(clos_leaf b $1)" ip -6 route replace $CLOS_SID$1::/64 via 2001:db8:b$1::1
 	fi
+}
+
+# Two planes: a second leaf-spine fabric of the same shape (leaves mstlc and mstld, spines
+# msts<SPINES+1> ... msts<2 SPINES>), joined to each host by a second netdev that its mrc
+# device sprays over as plane 2 (mrcctl plane add):
+#
+#                    [ leaf A  mstla ] == spines 1 ... N == [ leaf B  mstlb ]
+#   [ host A ]--msta0                                                 mstb0--[ host B ]
+#   2001:db8:1::1  --msta1 [ leaf A2 mstlc ] == spines N+1 ... 2N == [ leaf B2 mstld ] mstb1--
+#
+# A host keeps its one address (on its plane-1 netdev), which both planes route to it, so a
+# QP's packets reach the peer over either. What mrc sends on plane 2 leaves by the plane-2
+# netdev (the route lookup names it as output interface), and the host's rule for that
+# output interface routes it over plane 2 (table 102). Plane 2 carries IPv6 only: tests over
+# it use the hosts' IPv6 GIDs.
+clos_two_planes() { # SPINES (per plane)
+	local spines=$1 i
+	clos_fabric "$spines"
+	clos_router mstlc
+	clos_router mstld
+	clos_link msta msta1 2001:db8:11::1 10.31.0.1 mstlc mstlc-h 2001:db8:11::ff 10.31.0.254
+	clos_link mstb mstb1 2001:db8:12::1 10.32.0.1 mstld mstld-h 2001:db8:12::ff 10.32.0.254
+	ns_ex mstlc ip -6 route add 2001:db8:1::/64 via 2001:db8:11::1
+	ns_ex mstld ip -6 route add 2001:db8:2::/64 via 2001:db8:12::1
+	for i in $(seq 1 "$spines"); do clos_spine $((spines + i)); done
+	clos_leaf_routes a 2
+	clos_leaf_routes b 2
+	na ip -6 rule add oif msta1 lookup 102
+	na ip -6 route add default via 2001:db8:11::ff dev msta1 table 102
+	nb ip -6 rule add oif mstb1 lookup 102
+	nb ip -6 route add default via 2001:db8:12::ff dev mstb1 table 102
+	na mrcctl plane add dev mrcsta id 2 netdev msta1
+	nb mrcctl plane add dev mrcstb id 2 netdev mstb1
+	# the hosts' plane-2 neighbours resolved
+	wait_until 20 na ping -6 -c1 -W1 2001:db8:11::ff
+	wait_until 20 nb ping -6 -c1 -W1 2001:db8:12::ff
+}
+
+# The SRv6 fabric: the same namespaces, and every spine an SRv6 node. Spine i owns the SIDs
+# fc00:e<i>::/64 and runs the kernel's seg6local End on them (the VM's 6.1 kernel and
+# iproute2 have no uSID "next-csid" flavour); both leaves route that prefix to it. A host
+# chooses the spine of every packet: its EV's segment is a SID of that spine, the peer's
+# address the SRH's last segment, and the hosts accept SRH packets (seg6_enabled).
+#
+#    host B --SRH [A, fc00:e<i>::<j>]--> leaf B --> spine i: End --> leaf A --> host A
+#
+# Plain packets (ACKs answer on the request's UDP port, the tools' TCP) still cross the
+# fabric by the leaves' ECMP.
+CLOS_SRV6=
+CLOS_SID=fc00:e
+clos_srv6_fabric() { # SPINES
+	local i ns
+	CLOS_SRV6=1
+	clos_fabric "$1"
+	for ns in msta mstb; do
+		ns_ex $ns sysctl -qw net.ipv6.conf.all.seg6_enabled=1 \
+			net.ipv6.conf.${ns}0.seg6_enabled=1
+	done
+	# the SIDs' routes need a device that is up and not the loopback (IPv6 makes a route
+	# over lo that is not local a reject route): a dummy, which no link test takes down
+	for i in $(seq 1 "$1"); do
+		ns_ex msts$i ip link add msts$i-sid type dummy
+		ns_ex msts$i ip link set msts$i-sid up
+		ns_ex msts$i ip -6 route add $CLOS_SID$i::/64 encap seg6local action End \
+			dev msts$i-sid
+		clos_spine_routes $i
+	done
+}
+
+# Device DEV in netns NS sprays over SPINES x 64 SRv6 EVs, generated: fc00:e<i>::<j>
+# with the spine i varying fastest, so a round robin walks the spines in turn. Its new QPs
+# use them (format profile and EV profile 1, the default).
+clos_srv6_profile() { # NS DEV SPINES [POLICY]
+	local ns=$1 dev=$2 spines=$3
+	ns_ex "$ns" mrcctl ev-fmt-profile add dev "$dev" id 1 mode srv6 \
+		width 32 width 32 width 32 width 32
+	ns_ex "$ns" mrcctl ev-fmt-profile set dev "$dev" id 1 state online
+	ns_ex "$ns" mrcctl ev-profile add dev "$dev" id 1 fmt 1 mode gen count $((spines * 64)) \
+		policy "${4:-round-robin}" \
+		field width 32 init 0xfc0000e0 min 1 max "$spines" mask 0xf \
+		field width 32 field width 32 field width 32 max 63 mask 0xff
+	ns_ex "$ns" mrcctl ev-profile set dev "$dev" id 1 state online
+	ns_ex "$ns" mrcctl dev set dev "$dev" default-profile 1
 }
 
 # Spine I's link to leaf SIDE (a or b) down or up again (both ends, as a cable pulled and
@@ -119,10 +206,45 @@ clos_spine_routes() { # I [a|b]
 # and keeps hashing onto spine I, which now has no way on: for the other host's EVs through
 # spine I, a dead path.
 clos_spine_link() { # a|b I up|down
-	ns_ex mstl$1 ip link set mstl$1-s$2 "$3"
+	local leaf
+	leaf=$(clos_leaf "$1" "$2")
+	ns_ex $leaf ip link set $leaf-s$2 "$3"
 	ns_ex msts$2 ip link set msts$2-$1 "$3"
 	if [ "$3" = up ]; then
 		clos_spine_routes $2 $1
+		clos_leaf_routes $1 $(( ($2 - 1) / CLOS_PLANE_SPINES + 1 ))
+	fi
+}
+
+# Leaf SIDE of PLANE: its ECMP routes towards the other host over the plane's spines whose
+# link to it is up. A link going down takes its nexthop out of the route, the last one the
+# whole route; a link coming back puts them back, as a fabric's routing protocol would.
+# IPv4 is routed on plane 1 only.
+clos_leaf_routes() { # a|b PLANE
+	local side=$1 plane=$2 leaf i via="" via4="" dst dst4 gw gw4
+	leaf=$(clos_leaf "$side" $(( (plane - 1) * CLOS_PLANE_SPINES + 1 )))
+	for i in $(seq $(( (plane - 1) * CLOS_PLANE_SPINES + 1 )) $(( plane * CLOS_PLANE_SPINES ))); do
+		ns_ex $leaf ip link show $leaf-s$i | grep -q 'state UP' || continue
+		gw=2001:db8:b$i::1 gw4=10.20$i.0.1
+		[ "$side" = b ] || gw=2001:db8:a$i::2 gw4=10.10$i.0.2
+		via+=" nexthop via $gw"
+		via4+=" nexthop via $gw4"
+	done
+	[ -n "$via" ] || return 0
+	dst=2001:db8:1::/64 dst4=10.1.0.0/24
+	[ "$side" = b ] || dst=2001:db8:2::/64 dst4=10.2.0.0/24
+	ns_ex $leaf ip -6 route replace $dst $via
+	[ "$plane" != 1 ] || ns_ex $leaf ip route replace $dst4 $via4
+}
+
+# The leaf on SIDE (a or b) that spine I joins: plane 2's spines follow plane 1's.
+clos_leaf() { # a|b I
+	if [ "$2" -le "$CLOS_PLANE_SPINES" ]; then
+		echo mstl$1
+	elif [ "$1" = a ]; then
+		echo mstlc
+	else
+		echo mstld
 	fi
 }
 clos_spine_a_link() { clos_spine_link a "$@"; } # I up|down: host B's paths via I die
@@ -146,6 +268,38 @@ clos_perftest() { # TOOL PORT ARGS...
 # Bytes spine I received from leaf B (the B -> A direction).
 clos_spine_bytes_from_b() { # I
 	ns_ex msts$1 cat /sys/class/net/msts$1-b/statistics/rx_bytes
+}
+
+# One QP's ib_write_bw from B to A (3000 x 64 KiB) and how it spread: B's path set towards A
+# had NR_EVS EVs, each within 25% of its even share of the packets, and the whole transfer
+# crossed the spines. Leaves B's EV table of the run in CLOS_EVS_JSON, the bytes spine i
+# carried from B in CLOS_MOVED[i] and a spine's fair share of them in CLOS_FAIR.
+CLOS_EVS_JSON=/tmp/clos-evs.json
+clos_sprayed_transfer() { # SPINES NR_EVS
+	local spines=$1 nr_evs=$2 i bw before=() total=0
+	for i in $(seq 1 "$spines"); do before[i]=$(clos_spine_bytes_from_b $i); done
+	(clos_perftest ib_write_bw 18515 -s 65536 -n 3000) &
+	bw=$!
+	# while it runs, its path set (IPv6: the tools' GIDs) shows what each EV carried
+	wait_until 60 eval '[ "$(nb mrcctl -j ev show dev mrcstb | jq length)" -gt 0 ]'
+	sleep 3
+	nb mrcctl -j ev show dev mrcstb dst $CLOS_A6 >$CLOS_EVS_JSON
+	wait $bw || fail "ib_write_bw failed"
+	jq -r '[.[].packets] | "\(length) \(min) \(max) \(add / length)"' $CLOS_EVS_JSON | {
+		read -r n min max mean
+		echo "per-EV packets: $n EVs, min $min max $max mean $mean"
+		[ "$n" -eq "$nr_evs" ] || fail "$n EVs"
+		awk -v a="$min" -v b="$max" -v m="$mean" 'BEGIN { exit !(a >= 0.75 * m && b <= 1.25 * m) }' ||
+			fail "EVs not within 25% of their even share"
+	}
+	CLOS_MOVED=()
+	for i in $(seq 1 "$spines"); do
+		CLOS_MOVED[i]=$(( $(clos_spine_bytes_from_b $i) - before[i] ))
+		total=$((total + CLOS_MOVED[i]))
+	done
+	CLOS_FAIR=$((total / spines))
+	echo "bytes per spine: ${CLOS_MOVED[*]:1} (fair share $CLOS_FAIR)"
+	[ $total -ge $((3000 * 65536)) ] || fail "only $total bytes crossed the spines"
 }
 
 # Every spine's path from leaf B towards A shaped to RATE (tc tbf on leaf B's links, so each

@@ -59,8 +59,14 @@ gid_of_v4() {
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
 }
 
+# The address family of the GIDs stress and evs_b use (4 or 6); mrc_stress exchanges its QP
+# numbers over TCP/IPv4 either way.
+FABRIC_FAMILY=${FABRIC_FAMILY:-4}
+a_addr() { if [ "$FABRIC_FAMILY" = 6 ]; then echo "$A6"; else echo "$A4"; fi; }
+b_addr() { if [ "$FABRIC_FAMILY" = 6 ]; then echo "$B6"; else echo "$B4"; fi; }
+
 # B's EV table towards A as JSON (mrcctl; more ev show arguments may follow)
-evs_b() { nb mrcctl -j ev show dev mrcstb dst $A4 "$@"; }
+evs_b() { nb mrcctl -j ev show dev mrcstb dst "$(a_addr)" "$@"; }
 
 # Until mrcctl monitor in B has joined its group (a genetlink socket with a group in
 # /proc/net/netlink).
@@ -95,8 +101,8 @@ STRESS_PORT=18520
 # summary lines and keep the client's in $STRESS_OUT.
 stress() { # ARGS...
 	local gid_a gid_b
-	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
-	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v$FABRIC_FAMILY "$(a_addr)")")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v$FABRIC_FAMILY "$(b_addr)")")
 	server_a $STRESS_PORT timeout 200 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT
 	local rc=0
 	STRESS_OUT=$(nb timeout 200 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT "$@" $A4 2>&1) ||

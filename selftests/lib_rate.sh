@@ -15,6 +15,14 @@ rate_fabric() {
 	clos_shape_b_to_a "$RATE_SPINES" "${RATE_MBIT}mbit"
 }
 
+# The same on the SRv6 fabric, both hosts spraying over SRV6 EVs (their profile 1).
+rate_srv6_fabric() {
+	clos_srv6_fabric "$RATE_SPINES"
+	clos_shape_b_to_a "$RATE_SPINES" "${RATE_MBIT}mbit"
+	clos_srv6_profile msta mrcsta "$RATE_SPINES"
+	clos_srv6_profile mstb mrcstb "$RATE_SPINES"
+}
+
 # Host B's new QPs use EV profile ID, made from the rest of the arguments (mrcctl
 # ev-profile add) and put online.
 b_profile() { # ID ARGS...

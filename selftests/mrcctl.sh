@@ -184,14 +184,42 @@ bad_input_is_refused() {
 		ctl_b_nobody ev set dev mrcstb dst $A4 index 1 state deny
 	expect_error "unprivileged allow" "^mrcctl: Operation not permitted" \
 		ctl_b_nobody ev set dev mrcstb dst $A4 index 3 state allow
-	expect_error "EV formats other than udp" "^mrcctl: .*not supported yet" \
-		ctl_b ev-fmt-profile add dev mrcstb id 1 mode stev
-	expect_error "planes" "^mrcctl: .*not supported yet" ctl_b plane set dev mrcstb id 1 admin down
-	expect_error "probes" "^mrcctl: .*not supported yet" ctl_b probe dev mrcstb dst $A4 index 1
+	expect_error "stev field too wide" "^mrcctl: .*wider than the EV format" \
+		ctl_b ev-fmt-profile add dev mrcstb id 1 mode stev width 32 width 1
+	expect_error "no such plane" "^mrcctl: .*no such plane" ctl_b plane set dev mrcstb id 3 admin down
+	expect_error "probe beyond the path set" "^mrcctl: .*no such EV in the path set" \
+		ctl_b probe dev mrcstb dst $A4 index 256
+	expect_error "probe, no path set" "^mrcctl: .*no path set" \
+		ctl_b probe dev mrcstb dst 2001:db8::99 index 1
+	expect_error "unprivileged probe" "^mrcctl: Operation not permitted" \
+		ctl_b_nobody probe dev mrcstb dst $A4 index 1
 	rc=0; ctl_b ev set dev mrcstb dst $A4 index 256 state deny 2>/dev/null || rc=$?
 	assert_eq "$rc" 1 "exit status of a kernel refusal"
 
 	assert_eq "$(evs_b | jq -c '[.[] | [.index, .state]]')" "$before" "EV states after refusals"
+	flow_stop
+}
+
+# One-shot probes over chosen EVs of B's path set towards A: every one answered, with its
+# round trip, by A's device; the EVs' health is not theirs to judge (nothing changes state).
+one_shot_probes_answered() {
+	two_hosts
+	flow_start
+	local out=/tmp/mrcctl-probe.json states answered0
+	states=$(evs_b | jq -c '[.[] | [.index, .state]]')
+	answered0=$(counter mrcsta probes_answered)
+	ctl_b -j probe dev mrcstb dst $A4 index 0,1,2,255 timeout 5000 >$out ||
+		fail "mrcctl probe failed"
+	cat $out
+	assert_eq "$(jq -c '[.[] | [.index, .answered]]' $out)" \
+		'[[0,true],[1,true],[2,true],[255,true]]' "probes answered"
+	assert_eq "$(jq '[.[] | select(.rtt_ns > 0 and .rtt_ns < 5000000000)] | length' $out)" 4 \
+		"round trips measured"
+	[ "$(counter mrcsta probes_answered)" -ge $((answered0 + 4)) ] ||
+		fail "A's device answered $(( $(counter mrcsta probes_answered) - answered0 )) probes"
+	assert_eq "$(evs_b | jq -c '[.[] | [.index, .state]]')" "$states" "EV states after probes"
+	ctl_b probe dev mrcstb dst $A4 index 7 | grep -E '^dst 10\.11\.0\.1 .*index 7 .*answered' ||
+		fail "the text output of mrcctl probe"
 	flow_stop
 }
 
@@ -297,8 +325,22 @@ profile_refusals() {
 		mode exp ev 0xc0000001
 	expect_error "min-active above count" "^mrcctl: .*min-active" \
 		ctl_b ev-profile add dev mrcstb id 1 mode exp ev c000 ev c001 min-active 3
-	expect_error "fmt mode srv6" "^mrcctl: .*not supported yet" \
-		ctl_b ev-fmt-profile add dev mrcstb id 1 mode srv6
+	ctl_b ev-fmt-profile add dev mrcstb id 2 mode srv6 || fail "an srv6 format profile"
+	expect_error "srv6 EV of 2 bytes" "^mrcctl: .*16 bytes" \
+		ctl_b ev-profile add dev mrcstb id 1 fmt 2 mode exp ev c000
+	expect_error "srv6 EV multicast" "^mrcctl: .*routable unicast" \
+		ctl_b ev-profile add dev mrcstb id 1 fmt 2 mode exp ev ff02::1
+	expect_error "srv6 EV 3 segments" "at most two IPv6 addresses" \
+		ctl_b ev-profile add dev mrcstb id 1 fmt 2 mode exp ev fc00::1,fc00::2,fc00::3
+	expect_error "srv6 mode auto" "^mrcctl: .*mode auto makes UDP EVs" \
+		ctl_b ev-profile add dev mrcstb id 1 fmt 2 mode auto
+	ctl_b ev-fmt-profile add dev mrcstb id 3 mode stev || fail "a stev format profile"
+	expect_error "stev EV of 2 bytes" "^mrcctl: .*STEV EV is 4 bytes" \
+		ctl_b ev-profile add dev mrcstb id 1 fmt 3 mode exp ev c000
+	expect_error "stev mode auto" "^mrcctl: .*mode auto makes UDP EVs" \
+		ctl_b ev-profile add dev mrcstb id 1 fmt 3 mode auto
+	ctl_b ev-fmt-profile del dev mrcstb id 3 || fail "deleting the stev format profile"
+	ctl_b ev-fmt-profile del dev mrcstb id 2 || fail "deleting the srv6 format profile"
 	expect_error "delete profile 0" "^mrcctl: .*cannot be deleted" \
 		ctl_b ev-profile del dev mrcstb id 0
 	expect_error "default: no such profile" "^mrcctl: .*no such EV profile" \
@@ -318,6 +360,7 @@ ktap_run \
 	ev_table_while_traffic_flows \
 	deny_and_allow_one_ev \
 	bad_input_is_refused \
+	one_shot_probes_answered \
 	pin_new_qps_to_one_ev \
 	generated_profile_sprays_over_its_evs \
 	profile_refusals

@@ -10,123 +10,48 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
 source "$(dirname "$0")/lib_clos.sh"
+source "$(dirname "$0")/lib_failover.sh"
 
 SPINES=4
 
-# ib_write_bw from B to A over the fabric, one QP.
-write_bw_over_fabric() { clos_perftest ib_write_bw 18515 "$@"; } # ARGS...
-
 one_qp_uses_every_spine() {
+	local i fair
 	clos_fabric $SPINES
-	local i bw before=() moved=() total=0 fair
-	for i in $(seq 1 $SPINES); do before[i]=$(clos_spine_bytes_from_b $i); done
-	(write_bw_over_fabric -s 65536 -n 3000) &
-	bw=$!
-	# while it runs, its path set (IPv6: the tools' GIDs) shows what each EV carried
-	wait_until 60 evs_b_exist
-	sleep 3
-	nb mrcctl -j ev show dev mrcstb dst $CLOS_A6 >/tmp/multipath-evs.json
-	wait $bw || fail "ib_write_bw failed"
-	jq -r '[.[].packets] | "\(length) \(min) \(max) \(add / length)"' /tmp/multipath-evs.json | {
-		read -r n min max mean
-		echo "per-EV packets: $n EVs, min $min max $max mean $mean"
-		[ "$n" -eq 256 ] || fail "$n EVs"
-		awk -v a="$min" -v b="$max" -v m="$mean" 'BEGIN { exit !(a >= 0.75 * m && b <= 1.25 * m) }' ||
-			fail "EVs not within 25% of their even share"
-	}
-	for i in $(seq 1 $SPINES); do
-		moved[i]=$(( $(clos_spine_bytes_from_b $i) - before[i] ))
-		total=$((total + moved[i]))
-	done
-	fair=$((total / SPINES))
-	echo "bytes per spine: ${moved[*]:1} (fair share $fair)"
-	[ $total -ge $((3000 * 65536)) ] || fail "only $total bytes crossed the spines"
+	clos_sprayed_transfer $SPINES 256
+	fair=$CLOS_FAIR
 	# The leaf's hash of 256 ports over 4 links is a random draw (its seed is per boot):
 	# each spine carries from half to twice its fair share; one carrying none would
 	# mean the QP did not spray.
 	for i in $(seq 1 $SPINES); do
-		[ "${moved[i]}" -ge $((fair / 2)) ] || fail "spine $i carried ${moved[i]} bytes"
-		[ "${moved[i]}" -le $((fair * 2)) ] || fail "spine $i carried ${moved[i]} bytes"
+		[ "${CLOS_MOVED[i]}" -ge $((fair / 2)) ] || fail "spine $i carried ${CLOS_MOVED[i]} bytes"
+		[ "${CLOS_MOVED[i]}" -le $((fair * 2)) ] || fail "spine $i carried ${CLOS_MOVED[i]} bytes"
 	done
 	[ "$(counter mrcstb qp_errors)" -eq 0 ] || fail "a QP failed"
 }
 
-# the data packets B's ASSUMED_BAD EVs towards A carried so far
-evs_b_exist() { [ "$(nb mrcctl -j ev show dev mrcstb | jq length)" -gt 0 ]; }
-bad_evs_packets() { evs_b state assumed-bad | jq '[.[].packets] | add // 0'; }
-
-# A failure of spine 2 under a running mrc_stress: BREAK and REPAIR are commands. Host B's
-# EVs through the broken spine are dead paths: host B marks them ASSUMED_BAD and moves their
-# traffic to the other spines, with every byte verified and no QP error; once repaired,
-# probes return the EVs to GOOD and traffic crosses that spine again. A healthy fabric
-# marks nothing first.
-spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
-	local what=$1 break=$2 repair=$3
-	local pid monpid marked t0 t1 t_mark t_back bytes0 bytes1 ref0 ref1 pkts0 pkts1
-	local out=/tmp/multipath-stress.out mon=/tmp/multipath-monitor.out
+# STEV EVs: 256 EVs under one UDP source port, told apart by 16 bits of IPv6 flow label,
+# over a leaf B that hashes the flow label with the addresses (fib_multipath_hash_policy
+# 0, no ports): the labels alone spread one QP over every spine.
+stev_evs_spread_by_flow_label() {
+	local i fair
 	clos_fabric $SPINES
-	stress --seconds 6 --qps 2 --seed 11
-	stress_passed
-	assert_eq "$(counter mrcstb ev_marked_bad)$(counter mrcsta ev_marked_bad)" 00 \
-		"EVs marked bad on a healthy fabric (B, A)"
-
-	(stress --seconds 30 --qps 2 --seed 12) >$out 2>&1 &
-	pid=$!
-	ip netns exec mstb mrcctl -j monitor >$mon 2>&1 &	# not via nb: $! must be mrcctl
-	monpid=$!
-	wait_until 10 monitor_joined
-	sleep 5
-	t0=$(now_ms)
-	$break
-	t1=$(now_ms)	# the commands take a while under emulation: t0..t1 is when it broke
-	wait_until 10 counter_ge mrcstb ev_marked_bad 1
-	sleep 4
-	marked=$(counter mrcstb ev_marked_bad)
-	# the events reached mrcctl monitor; the first one's kernel time says how fast
-	t_mark=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"assumed-bad\")] |
-		(.[0].time_ns / 1000000 | floor)" $mon)
-	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "assumed-bad" and
-		.reason == "loss")] | length' $mon)" "$marked" "ASSUMED_BAD events seen by mrcctl monitor"
-	echo "$what: B marked $marked EVs, A $(counter mrcsta ev_marked_bad)"
-	# a quarter of B's 256 EVs hash onto spine 2 (the leaf's hash is a random draw)
-	[ "$marked" -ge 24 ] && [ "$marked" -le 128 ] || fail "$marked EVs marked bad"
-	bytes0=$(clos_spine_bytes_from_b 2)
-	ref0=$(clos_spine_bytes_from_b 1)
-	pkts0=$(bad_evs_packets)
-	sleep 3
-	pkts1=$(bad_evs_packets)
-	bytes1=$(clos_spine_bytes_from_b 2)
-	ref1=$(clos_spine_bytes_from_b 1)
-	echo "$what: first EV marked $((t_mark - t1))..$((t_mark - t0)) ms after the failure" \
-		"(kernel time; the range is how long the commands took); in 3 s" \
-		"spine 2 carried $((bytes1 - bytes0)) bytes from B, spine 1 $((ref1 - ref0));" \
-		"data packets on the ASSUMED_BAD EVs: $pkts0 -> $pkts1"
-	assert_eq "$pkts1" "$pkts0" "data packets on ASSUMED_BAD EVs"
-	[ $(((bytes1 - bytes0) * 4)) -lt $((ref1 - ref0)) ] || fail "traffic still crosses spine 2"
-
-	$repair
-	t0=$(now_ms)	# the fabric is whole again from here
-	wait_until 10 counter_ge mrcstb ev_recovered "$marked"
-	# the last EV's GOOD event, by its kernel time
-	t_back=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"good\")] |
-		(.[-1].time_ns / 1000000 | floor) - $t0" $mon)
-	bytes0=$(clos_spine_bytes_from_b 2)
-	sleep 3
-	bytes1=$(clos_spine_bytes_from_b 2)
-	echo "$what repaired: every EV GOOD again ${t_back} ms after the repair;" \
-		"spine 2 carried $((bytes1 - bytes0)) bytes from B in 3 s"
-	[ $((bytes1 - bytes0)) -ge 1000000 ] || fail "spine 2 is not used again"
-
-	kill -TERM $monpid
-	wait $monpid || fail "mrcctl monitor exited with $?"
-	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "good" and
-		.reason == "probe")] | length' $mon)" "$marked" "GOOD-again events seen by mrcctl monitor"
-	wait $pid || { cat $out; fail "mrc_stress failed across the failure"; }
-	cat $out
-	STRESS_OUT=$(cat $out)
-	stress_passed
+	ns_ex mstlb sysctl -qw net.ipv6.fib_multipath_hash_policy=0
+	nb mrcctl ev-fmt-profile add dev mrcstb id 1 mode stev width 16 width 16
+	nb mrcctl ev-fmt-profile set dev mrcstb id 1 state online
+	nb mrcctl ev-profile add dev mrcstb id 1 fmt 1 mode gen count 256 \
+		field width 16 min 1 max 256 mask 0x1ff field width 16 init 0xc000
+	nb mrcctl ev-profile set dev mrcstb id 1 state online
+	nb mrcctl dev set dev mrcstb default-profile 1
+	clos_sprayed_transfer $SPINES 256
+	# EV i: flow label bits i + 1, port 0xc000 for all
+	assert_eq "$(jq -r '.[] | select(.index == 0 or .index == 255) | .bytes' $CLOS_EVS_JSON |
+		tr '\n' ' ')" "0001c000 0100c000 " "EVs 0 and 255"
+	fair=$CLOS_FAIR
+	for i in $(seq 1 $SPINES); do
+		[ "${CLOS_MOVED[i]}" -ge $((fair / 2)) ] && [ "${CLOS_MOVED[i]}" -le $((fair * 2)) ] ||
+			fail "spine $i carried ${CLOS_MOVED[i]} bytes"
+	done
 	no_qp_errors
-	[ "$(counter mrcstb ev_marked_bad)" -eq "$marked" ] || fail "more EVs marked after the repair"
 }
 
 # Spine 2 loses its link to leaf A (ip link set down at both ends).
@@ -172,6 +97,7 @@ all_paths_dead() {
 
 ktap_run \
 	one_qp_uses_every_spine \
+	stev_evs_spread_by_flow_label \
 	spine_link_down_and_back \
 	spine_blackhole_and_back \
 	all_paths_dead

@@ -21,6 +21,7 @@ A_DEV_INDEX=1
 A_PATH_DEV=1 A_PATH_PROFILE=2 A_PATH_DST=3 A_PATH_EV=5
 A_EV_INDEX=1 A_EV_BYTES=2 A_EV_PLANE=3 A_EV_WEIGHT=4 A_EV_STATE=5
 A_DEV_DEFAULT=8
+A_PROBE_DEV=1 A_PROBE_DST=2 A_PROBE_EV=4
 A_FMT_DEV=1 A_FMT_ID=2 A_FMT_MODE=3 A_FMT_STATE=4
 A_PROF_DEV=1 A_PROF_ID=2 A_PROF_MODE=3 A_PROF_FMT_ID=4 A_PROF_STATE=5 A_PROF_COUNT=6 A_PROF_MIN_ACTIVE=7
 A_PROF_EVS=10 A_PROF_FIELDS=11
@@ -102,7 +103,7 @@ dev_dump_and_get() {
 	[ -n "$idx" ] || fail "mrcst0 missing from the dev-get dump: $(mrc_nl_check dev)"
 	line=$(mrc_nl_check dev-get "$idx")
 	echo "$line"
-	assert_eq "$line" "dev index=$idx name=mrcst0 ev_max=4096 profiles_max=16 fmt_modes=4 \
+	assert_eq "$line" "dev index=$idx name=mrcst0 ev_max=4096 profiles_max=16 fmt_modes=7 \
 ev_modes=7 default_profile=0 plane id=1 ifindex=$(cat /sys/class/net/mst0/ifindex) ifname=mst0 \
 admin_up=1" "dev-get"
 	assert_match "$(mrc_nl_check dev)" "^$line\$" "the dump's line for mrcst0"
@@ -135,20 +136,23 @@ devices_of_other_namespaces_unseen() {
 		ev_set "$idx" 0 0 $DENIED
 }
 
-not_yet_built_ops_say_so() {
+ops_refuse_what_they_cannot_do() {
 	addressed_device
 	local op idx
 	idx=$(dev_index mrcst0)
-	for op in plane-add plane-del plane-set probe; do
-		expect_error "$op" "^error EOPNOTSUPP .*not supported yet" mrc_nl_check send $op
+	# planes are built (multipath_planes.sh): a request without its device is refused
+	for op in plane-add plane-del plane-set; do
+		expect_error "$op" "^error EINVAL" mrc_nl_check send $op
 	done
-	for mode in $FMT_STEV $FMT_SRV6; do
-		expect_error "format mode $mode" "^error EOPNOTSUPP .*not supported yet" \
-			mrc_nl_check send ev-fmt-profile-new u32:$A_FMT_DEV=$idx u32:$A_FMT_ID=1 \
-			u32:$A_FMT_MODE=$mode
-	done
-	expect_error "an EV on plane 2" "^error EOPNOTSUPP .*not supported yet" \
-		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c000 u8:$A_EV_PLANE=2 }
+	# one-shot probes are built: they want a path set (a QP) towards their destination
+	expect_error "probe, no path set" "^error ENOENT .*no path set" \
+		mrc_nl_check send probe u32:$A_PROBE_DEV=$idx in6:$A_PROBE_DST=2001:db8::99 \
+		u32:$A_PROBE_EV=0
+	expect_error "format mode 3" "^error EINVAL .*unknown EV format mode" \
+		mrc_nl_check send ev-fmt-profile-new u32:$A_FMT_DEV=$idx u32:$A_FMT_ID=1 \
+		u32:$A_FMT_MODE=3
+	expect_error "an EV on plane 17" "^error EINVAL .*plane is 1 to 16" \
+		prof_new "$idx" 1 $MODE_EXP nest:$A_PROF_EVS{ hex:$A_EV_BYTES=c000 u8:$A_EV_PLANE=17 }
 	assert_eq "$(nl send -d ev-fmt-profile-get u32:$A_FMT_DEV=$idx)" "ok 1 messages" \
 		"format profiles after the refusals"
 }
@@ -393,7 +397,7 @@ ktap_run \
 	dev_dump_and_get \
 	dev_get_refusals \
 	devices_of_other_namespaces_unseen \
-	not_yet_built_ops_say_so \
+	ops_refuse_what_they_cannot_do \
 	profiles_made_and_deleted \
 	profile_refusals \
 	ev_set_refusals \

@@ -68,7 +68,7 @@ devinfo_port_down_when_netdev_down() {
 	wait_until 10 devinfo_field_is state "PORT_ACTIVE (4)"
 }
 
-# active_mtu: the largest IB MTU that fits the netdev MTU minus 136 bytes of headers
+# active_mtu: the largest IB MTU that fits the netdev MTU minus 168 bytes of headers
 devinfo_active_mtu_1024_for_1500() {
 	setup
 	assert_eq "$(cat /sys/class/net/mst0/mtu)" "1500" "netdev mtu"
@@ -83,11 +83,11 @@ devinfo_active_mtu_4096_for_9000() {
 
 devinfo_active_mtu_follows_netdev_mtu() {
 	setup
-	ip link set mst0 mtu 4000	# 3864 bytes left: 2048
+	ip link set mst0 mtu 4000	# 3832 bytes left: 2048
 	wait_until 10 devinfo_field_is active_mtu "2048 (4)"
-	ip link set mst0 mtu 4232	# exactly 4096 left
+	ip link set mst0 mtu 4264	# exactly 4096 left
 	wait_until 10 devinfo_field_is active_mtu "4096 (5)"
-	ip link set mst0 mtu 4231
+	ip link set mst0 mtu 4263
 	wait_until 10 devinfo_field_is active_mtu "2048 (4)"
 }
 

@@ -68,9 +68,47 @@ std::uint32_t parse_u32(std::string_view word, std::uint32_t min, std::uint32_t 
     return static_cast<std::uint32_t>(parse_number(word, min, max, what));
 }
 
+namespace {
+
+// Whether @word reads as IPv6 text rather than hex bytes: it has "::", a ',' or a group of
+// more than two digits between colons (hex bytes come in pairs).
+bool looks_like_ipv6(std::string_view word) {
+    if (word.find("::") != std::string_view::npos || word.find(',') != std::string_view::npos)
+        return true;
+    std::size_t group = 0;
+    for (const char c : word) {
+        group = c == ':' ? 0 : group + 1;
+        if (group > 2 && word.find(':') != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
+// An SRV6 EV as text: the destination, optionally ",SEGMENT".
+std::vector<std::uint8_t> parse_ev_addrs(std::string_view word, const std::string &bad) {
+    std::vector<std::uint8_t> out;
+    std::string_view rest = word;
+    for (int n = 0; n < 2; n++) {
+        const std::size_t comma = rest.find(',');
+        const std::string text(rest.substr(0, comma));
+        in6_addr a{};
+        if (inet_pton(AF_INET6, text.c_str(), &a) != 1)
+            throw UsageError(bad + quoted(text) + " is no IPv6 address");
+        out.insert(out.end(), a.s6_addr, a.s6_addr + sizeof(a.s6_addr));
+        if (comma == std::string_view::npos)
+            return out;
+        rest.remove_prefix(comma + 1);
+    }
+    throw UsageError(bad + "at most two IPv6 addresses (destination,segment)");
+}
+
+} // namespace
+
 std::vector<std::uint8_t> parse_ev_bytes(std::string_view word) {
     constexpr std::size_t max_bytes = 32;
     const std::string bad = "invalid EV bytes " + quoted(word) + ": ";
+    if (looks_like_ipv6(word))
+        return parse_ev_addrs(word, bad);
     std::string_view hex = word;
     if (hex.starts_with("0x") || hex.starts_with("0X"))
         hex.remove_prefix(2);

@@ -59,8 +59,6 @@ Invocation plane_show(Args &args) {
     return inv;
 }
 
-// The plane attribute set has no device index: dev DEV is checked (it must exist) but cannot
-// be sent; see the report on the spec.
 std::uint32_t plane_id(std::string_view word) {
     return parse_u32(word, 1, 16, "plane id");
 }
@@ -80,7 +78,7 @@ Invocation plane_add(Args &args) {
     KeywordLoop kw(args, "plane add");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
         if (k == "dev") {
-            take_dev(kw, inv, 0);
+            take_dev(kw, inv, MRC_A_PLANE_DEV_INDEX);
         } else if (k == "id") {
             kw.once(k);
             inv.request.add(Attr::u8(MRC_A_PLANE_ID, plane_id(kw.value(k))));
@@ -103,7 +101,7 @@ Invocation plane_del(Args &args) {
     KeywordLoop kw(args, "plane del");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
         if (k == "dev") {
-            take_dev(kw, inv, 0);
+            take_dev(kw, inv, MRC_A_PLANE_DEV_INDEX);
         } else if (k == "id") {
             kw.once(k);
             inv.request.add(Attr::u8(MRC_A_PLANE_ID, plane_id(kw.value(k))));
@@ -122,7 +120,7 @@ Invocation plane_set(Args &args) {
     KeywordLoop kw(args, "plane set");
     for (auto k = kw.next(); !k.empty(); k = kw.next()) {
         if (k == "dev") {
-            take_dev(kw, inv, 0);
+            take_dev(kw, inv, MRC_A_PLANE_DEV_INDEX);
         } else if (k == "id") {
             kw.once(k);
             inv.request.add(Attr::u8(MRC_A_PLANE_ID, plane_id(kw.value(k))));

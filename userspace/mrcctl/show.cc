@@ -5,6 +5,7 @@
 #include "args.h"
 #include "names.h"
 
+#include <arpa/inet.h>
 #include <linux/mrc.h>
 
 #include <array>
@@ -27,6 +28,15 @@ std::string hex_bytes(std::span<const std::uint8_t> bytes) {
 std::string ev_bytes_text(std::span<const std::uint8_t> bytes) {
     if (bytes.empty())
         return "-";
+    if (bytes.size() == 16 || bytes.size() == 32) { // SRV6: the segments
+        std::string out;
+        for (std::size_t at = 0; at < bytes.size(); at += 16) {
+            std::array<char, INET6_ADDRSTRLEN> text{};
+            inet_ntop(AF_INET6, bytes.data() + at, text.data(), text.size());
+            out += (at ? "," : "") + std::string(text.data());
+        }
+        return out;
+    }
     if (bytes.size() > 8)
         return "0x" + hex_bytes(bytes);
     std::uint64_t v = 0;

@@ -52,6 +52,23 @@ TEST(parse_ev_bytes, hex_most_significant_first) {
     EXPECT_EQ(parse_ev_bytes(std::string(64, 'a')).size(), 32U);
 }
 
+TEST(parse_ev_bytes, srv6_segments_as_ipv6_text) {
+    const auto one = parse_ev_bytes("fc00:e1::7");
+    ASSERT_EQ(one.size(), 16U);
+    EXPECT_EQ(one[0], 0xfc);
+    EXPECT_EQ(one[3], 0xe1);
+    EXPECT_EQ(one[15], 7);
+    const auto two = parse_ev_bytes("fc00:e1::7,2001:db8:2::1");
+    ASSERT_EQ(two.size(), 32U);
+    EXPECT_EQ(two[16], 0x20);
+    EXPECT_EQ(two[31], 1);
+    EXPECT_EQ(refusal([] { parse_ev_bytes("fc00::1,fc00::2,fc00::3"); }),
+              "invalid EV bytes 'fc00::1,fc00::2,fc00::3': at most two IPv6 addresses "
+              "(destination,segment)");
+    EXPECT_EQ(refusal([] { parse_ev_bytes("fc00::zz"); }),
+              "invalid EV bytes 'fc00::zz': 'fc00::zz' is no IPv6 address");
+}
+
 TEST(parse_ev_bytes, refusals) {
     EXPECT_EQ(refusal([] { parse_ev_bytes(std::string(66, 'a')); }),
               "invalid EV bytes '" + std::string(66, 'a') + "': more than 32 bytes");
@@ -63,7 +80,7 @@ TEST(parse_ev_bytes, refusals) {
     EXPECT_NE(refusal([] { parse_ev_bytes(""); }), "");
     EXPECT_NE(refusal([] { parse_ev_bytes(":01"); }), "");
     EXPECT_NE(refusal([] { parse_ev_bytes("01:"); }), "");
-    EXPECT_NE(refusal([] { parse_ev_bytes("01::02"); }), "");
+    EXPECT_EQ(parse_ev_bytes("01::02").size(), 16U); // "::": an IPv6 address, not bytes
     EXPECT_NE(refusal([] { parse_ev_bytes("0g"); }), "");
 }
 

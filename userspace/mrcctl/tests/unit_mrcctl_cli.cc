@@ -199,6 +199,8 @@ TEST(plane, grammar) {
     EXPECT_EQ(add.request.find(MRC_A_PLANE_ID)->num, 2U);
     EXPECT_EQ(add.request.find(MRC_A_PLANE_ID)->kind, Attr::Kind::U8);
     EXPECT_EQ(add.request.find(MRC_A_PLANE_IFINDEX)->num, 1U); // lo
+    EXPECT_EQ(add.dev_attr, MRC_A_PLANE_DEV_INDEX);            // the device goes with the request
+    EXPECT_EQ(inv("plane del dev mrc0 id 2").dev_attr, MRC_A_PLANE_DEV_INDEX);
     EXPECT_EQ(refusal("plane add dev mrc0 id 17 netdev lo"),
               "plane id '17' out of range: expected plane id from 1 to 16");
     EXPECT_EQ(refusal("plane add dev mrc0 id 2 netdev nosuchnetdev0"),

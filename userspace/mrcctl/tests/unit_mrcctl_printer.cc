@@ -112,6 +112,15 @@ TEST(show, helpers) {
     EXPECT_EQ(hex_bytes(std::vector<std::uint8_t>{0xc0, 0x0a}), "c00a");
     EXPECT_EQ(ev_bytes_text(std::vector<std::uint8_t>{0xc0, 0x00}), "49152");
     EXPECT_EQ(ev_bytes_text(std::vector<std::uint8_t>{}), "-");
+    std::vector<std::uint8_t> srv6(32, 0);
+    srv6[0] = 0xfc;
+    srv6[15] = 7;
+    srv6[16] = 0x20;
+    srv6[17] = 0x01;
+    srv6[31] = 1;
+    EXPECT_EQ(ev_bytes_text(srv6), "fc00::7,2001::1");
+    srv6.resize(16);
+    EXPECT_EQ(ev_bytes_text(srv6), "fc00::7");
     EXPECT_EQ(ev_bytes_text(std::vector<std::uint8_t>(9, 0xab)), "0xababababababababab");
     EXPECT_EQ(duration_text(0), "-");
     EXPECT_EQ(duration_text(999), "999ns");

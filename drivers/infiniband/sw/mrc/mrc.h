@@ -10,6 +10,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "mrc_plane.h"
 #include "mrc_profile.h"
 
 struct mrc_stats;
@@ -17,7 +18,7 @@ struct mrc_stats;
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-/* An mrc device: one ib_device bound to one Ethernet netdev (plane 1). */
+/* An mrc device: one ib_device bound to one Ethernet netdev (plane 1), and more planes. */
 struct mrc_dev {
 	struct ib_device ib_dev;	/* must stay first: ib_core allocates us */
 	struct net_device *ndev;
@@ -41,6 +42,7 @@ struct mrc_dev {
 	struct list_head paths;		/* struct mrc_path, under paths_lock */
 	spinlock_t paths_lock;
 	struct mrc_profiles profiles;	/* EV (format) profiles, the default (mrc_profile.c) */
+	struct mrc_planes planes;	/* the netdevs it sends on (mrc_plane.c) */
 };
 
 struct mrc_ucontext {

@@ -91,13 +91,13 @@ void mrc_dev_put(struct mrc_dev *mdev)
 	ib_device_put(&mdev->ib_dev);
 }
 
-/* The device on @ndev for the receive path, under rcu_read_lock(). */
+/* The device on @ndev (its netdev or a plane) for the receive path, under rcu_read_lock(). */
 struct mrc_dev *mrc_dev_lookup_rcu(const struct net_device *ndev)
 {
 	struct mrc_dev *mdev;
 
 	list_for_each_entry_rcu(mdev, &mrc_devs, list)
-		if (mdev->ndev == ndev)
+		if (mdev->ndev == ndev || mrc_plane_of_rcu(mdev, ndev))
 			return mdev;
 	return NULL;
 }
@@ -161,7 +161,7 @@ static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
 
 	spin_lock(&mrc_devs_lock);
 	list_for_each_entry(other, &mrc_devs, list) {
-		if (other->ndev == mdev->ndev) {
+		if (other->ndev == mdev->ndev || mrc_plane_of_rcu(other, mdev->ndev)) {
 			err = -EEXIST;
 			break;
 		}
@@ -192,6 +192,7 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	mrc_profiles_free(mdev);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);
+	mrc_planes_release(mdev);
 	netdev_put(mdev->ndev, &mdev->ndev_tracker);
 }
 
@@ -276,6 +277,7 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	err = mrc_profiles_init(mdev);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
+	mrc_planes_init(mdev);
 	mdev->port_state = mrc_port_state(mdev);
 	mrc_dev_init_attr(mdev);
 

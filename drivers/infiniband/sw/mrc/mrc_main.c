@@ -28,6 +28,9 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct mrc_dev *mdev;
 
+	/* a device's plane going (or moving to another namespace) is let go of */
+	if (event == NETDEV_UNREGISTER && mrc_plane_netdev_gone(ndev))
+		return NOTIFY_OK;
 	mdev = mrc_dev_get_by_netdev(ndev);
 	if (!mdev)
 		return NOTIFY_DONE;

@@ -12,19 +12,24 @@
  * and waits for readers before the sockets are released.
  */
 #include <linux/module.h>
+#include <linux/seg6.h>
 #include <net/dst_cache.h>
 #include <net/inet_ecn.h>
+#include <net/ip6_checksum.h>
 #include <net/ip6_route.h>
+#include <net/ip6_tunnel.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
+#include <net/seg6.h>
 #include <net/udp_tunnel.h>
 
 #include "mrc.h"
 #include "mrc_av.h"
 #include "mrc_net.h"
+#include "mrc_param.h"
 #include "mrc_stats.h"
 
 unsigned short mrc_udp_port = 4791;
@@ -204,8 +209,8 @@ void mrc_net_exit(void)
 
 struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev, unsigned int len)
 {
-	unsigned int head = LL_RESERVED_SPACE(mdev->ndev) +
-			    sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+	unsigned int head = LL_RESERVED_SPACE(mdev->ndev) + sizeof(struct ipv6hdr) +
+			    MRC_NET_SRH_MAX + sizeof(struct udphdr);
 	struct sk_buff *skb;
 
 	skb = alloc_skb(head + len, GFP_ATOMIC);
@@ -232,25 +237,124 @@ bool mrc_net_ce(const struct sk_buff *skb)
 	return INET_ECN_is_ce(ip_hdr(skb)->tos);
 }
 
+/*
+ * The route for @fl6; on a plane (not NULL) it must leave through the
+ * plane's netdev: a host without a route on that plane loses the packet
+ * (and the EV its health) rather than send it over another plane.
+ */
+static struct dst_entry *mrc_net_route6(struct sock *sk, struct flowi6 *fl6,
+					const struct net_device *plane)
+{
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, fl6, NULL);
+	if (!IS_ERR(dst) && plane && dst->dev != plane) {
+		dst_release(dst);
+		dst = ERR_PTR(-ENETUNREACH);
+	}
+	return dst;
+}
+
+/*
+ * An SRV6 EV's packet: UDP and IPv6 headers to the peer as usual, then the
+ * kernel's seg6 helper inserts the segment routing header (segments: the
+ * peer, the EV's second segment if any, its first) and makes the first
+ * segment the destination; the route is the one towards that segment. The
+ * UDP checksum covers the peer's address, the final destination (RFC 8200),
+ * which is what the peer's stack checks once the SRH is consumed.
+ */
+static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct mrc_av *av,
+			     const struct mrc_ev_tx *ev, struct net_device *plane,
+			     struct sk_buff *skb)
+{
+	struct {
+		struct ipv6_sr_hdr srh;
+		struct in6_addr seg[MRC_PROF_SRV6_SIDS + 1];
+	} __packed osrh = {};
+	u32 nr = ev->srv6.nr_sids, i;
+	struct flowi6 fl6 = {
+		.flowi6_proto = IPPROTO_UDP,
+		.saddr = av->saddr.v6,
+		.fl6_sport = htons(ev->sport),
+		.fl6_dport = htons(mrc_udp_port),
+	};
+	struct dst_entry *dst;
+	struct ipv6hdr *ip6h;
+	struct udphdr *uh;
+	int err;
+
+	memcpy(&fl6.daddr, ev->srv6.sid[0], sizeof(fl6.daddr));
+	fl6.flowi6_oif = plane ? plane->ifindex : 0;
+	dst = mrc_net_route6(sk, &fl6, plane);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(ev->sport);
+	uh->dest = htons(mrc_udp_port);
+	uh->len = htons(skb->len);
+	skb_dst_set(skb, dst);
+	udp6_set_csum(false, skb, &av->saddr.v6, &av->daddr.v6, skb->len);
+
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, mrc_net_tclass(av), htonl(ev->has_label ? ev->label : av->flow_label));
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = av->hop_limit;
+	ip6h->saddr = av->saddr.v6;
+	ip6h->daddr = av->daddr.v6;
+	skb->protocol = htons(ETH_P_IPV6);
+
+	/* segment 0 is the helper's to fill: the destination above, the peer */
+	osrh.srh.hdrlen = (nr + 1) * 2;	/* 8-byte units past the first 8 */
+	osrh.srh.type = IPV6_SRCRT_TYPE_4;
+	osrh.srh.segments_left = nr;
+	osrh.srh.first_segment = nr;
+	for (i = 0; i < nr; i++)
+		memcpy(&osrh.seg[nr - i], ev->srv6.sid[i], sizeof(struct in6_addr));
+	err = seg6_do_srh_inline(skb, &osrh.srh);
+	if (err) {
+		kfree_skb(skb);
+		return err;
+	}
+	/* the UDP header did not move: the transport header still points at it */
+	ip6tunnel_xmit(sk, skb, NULL);
+	return 0;
+}
+
 static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
-			 const struct mrc_av *av, u16 ev, struct dst_cache *cache,
-			 struct sk_buff *skb)
+			 const struct mrc_av *av, const struct mrc_ev_tx *ev,
+			 struct net_device *plane, struct dst_cache *cache, struct sk_buff *skb)
 {
 	struct in6_addr saddr = av->saddr.v6, daddr = av->daddr.v6;
 	struct flowi6 fl6 = {
 		.flowi6_proto = IPPROTO_UDP,
 		.daddr = daddr,
 		.saddr = saddr,
-		.fl6_sport = htons(ev),
+		.fl6_sport = htons(ev->sport),
 		.fl6_dport = htons(mrc_udp_port),
 	};
 	struct dst_entry *dst;
 
-	if (ipv6_addr_type(&daddr) & IPV6_ADDR_LINKLOCAL)
+	if (ev->srv6.nr_sids)
+		return mrc_net_xmit_srv6(mdev, sk, av, ev, plane, skb);
+
+	if (plane)
+		fl6.flowi6_oif = plane->ifindex;
+	else if (ipv6_addr_type(&daddr) & IPV6_ADDR_LINKLOCAL)
 		fl6.flowi6_oif = mdev->ndev->ifindex;
+	/* the route cache is the device netdev's: a plane's route is looked up each time */
+	if (plane)
+		cache = NULL;
 	dst = cache ? dst_cache_get_ip6(cache, &saddr) : NULL;
 	if (!dst) {
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+		dst = mrc_net_route6(sk, &fl6, plane);
 		if (IS_ERR(dst)) {
 			kfree_skb(skb);
 			return PTR_ERR(dst);
@@ -259,29 +363,40 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 			dst_cache_set_ip6(cache, dst, &saddr);
 	}
 
-	/* takes over both the skb and the route reference */
-	return udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
+	/*
+	 * Takes over both the skb and the route reference. No device: the
+	 * helper would count the packet in a tunnel device's tstats, and the
+	 * netdev under us is no tunnel (its tstats may not exist at all).
+	 */
+	return udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &saddr, &daddr,
 				    mrc_net_tclass(av), av->hop_limit,
-				    htonl(av->flow_label), htons(ev),
+				    htonl(ev->has_label ? ev->label : av->flow_label), htons(ev->sport),
 				    htons(mrc_udp_port), false);
 }
 
 static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
-			 const struct mrc_av *av, u16 ev, struct dst_cache *cache,
-			 struct sk_buff *skb)
+			 const struct mrc_av *av, const struct mrc_ev_tx *ev,
+			 struct net_device *plane, struct dst_cache *cache, struct sk_buff *skb)
 {
 	struct flowi4 fl4 = {
 		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_oif = plane ? plane->ifindex : 0,
 		.daddr = av->daddr.v4,
 		.saddr = av->saddr.v4,
-		.fl4_sport = htons(ev),
+		.fl4_sport = htons(ev->sport),
 		.fl4_dport = htons(mrc_udp_port),
 	};
 	struct rtable *rt;
 
+	if (plane)
+		cache = NULL;
 	rt = cache ? dst_cache_get_ip4(cache, &fl4.saddr) : NULL;
 	if (!rt) {
 		rt = ip_route_output_key(sock_net(sk), &fl4);
+		if (!IS_ERR(rt) && plane && rt->dst.dev != plane) {
+			ip_rt_put(rt);
+			rt = ERR_PTR(-ENETUNREACH);
+		}
 		if (IS_ERR(rt)) {
 			kfree_skb(skb);
 			return PTR_ERR(rt);
@@ -293,14 +408,15 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 	/* takes over both the skb and the route reference */
 	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr,
 			    mrc_net_tclass(av), av->hop_limit, htons(IP_DF),
-			    htons(ev), htons(mrc_udp_port), false, false);
+			    htons(ev->sport), htons(mrc_udp_port), false, false);
 	return 0;
 }
 
-int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, u16 ev,
+int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,
 		 struct dst_cache *cache, struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
+	struct net_device *plane;
 	struct sock *sk;
 	int err = -ENETDOWN;
 
@@ -310,11 +426,15 @@ int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, u16 ev,
 		sk = rcu_dereference_bh(mdev->sk6);
 	else
 		sk = rcu_dereference_bh(mdev->sk4);
+	/* plane 1 is routed as the host's tables say; a plane down sends nothing */
+	plane = ev->plane > 1 ? mrc_plane_dev_rcu(mdev, ev->plane) : NULL;
+	if (ev->plane > 1 ? !plane : !mrc_plane_dev_rcu(mdev, 1))
+		sk = NULL;
 	if (sk) {
 		if (av->family == AF_INET6)
-			err = mrc_net_xmit6(mdev, sk, av, ev, cache, skb);
+			err = mrc_net_xmit6(mdev, sk, av, ev, plane, cache, skb);
 		else
-			err = mrc_net_xmit4(mdev, sk, av, ev, cache, skb);
+			err = mrc_net_xmit4(mdev, sk, av, ev, plane, cache, skb);
 		skb = NULL;	/* consumed, sent or not */
 	}
 	rcu_read_unlock_bh();

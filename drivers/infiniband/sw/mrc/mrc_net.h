@@ -8,6 +8,8 @@
 
 #include <linux/skbuff.h>
 
+#include "core/mrc_profile.h"
+
 struct dst_cache;
 struct mrc_av;
 struct mrc_dev;
@@ -24,11 +26,20 @@ void mrc_net_detach(struct mrc_dev *mdev);
  */
 struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev, unsigned int len);
 
+/* An EV as the fields of the packet it sends (mrc_path_pick() and friends fill it). */
+struct mrc_ev_tx {
+	u16 sport;			/* UDP source port */
+	u8 plane;			/* 0, 1: the device's netdev, as routed; else that plane */
+	bool has_label;			/* STEV: @label is the flow label; else the AV's */
+	u32 label;
+	struct mrc_ev_srv6 srv6;	/* nr_sids 0: straight to the peer, no SRH */
+};
+
 /*
- * Send @skb (MRC header onwards) to @av with UDP source port @ev; @cache
- * (may be NULL) remembers the route between packets.
+ * Send @skb (MRC header onwards) to @av as EV @ev says; @cache (may be
+ * NULL) remembers the route between packets routed to the peer directly.
  */
-int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, u16 ev,
+int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,
 		 struct dst_cache *cache, struct sk_buff *skb);
 
 /* Whether @skb (as received) was congestion-marked (ECN CE) on its way. */

@@ -17,6 +17,7 @@
  */
 #include <linux/build_bug.h>
 #include <linux/ktime.h>
+#include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 
@@ -39,8 +40,8 @@ static_assert((int)MRC_EV_POLICY_ROUND_ROBIN == (int)MRC_SPRAY_ROUND_ROBIN);
 static_assert((int)MRC_EV_POLICY_WEIGHTED == (int)MRC_SPRAY_WEIGHTED);
 static_assert(MRC_EV_MAX == MRC_PROFILE_EV_MAX);
 
-/* What a device can do today: UDP source port EVs, auto, explicit or generated. */
-#define MRC_NL_FMT_MODES	MRC_EV_FMT_MODE_UDP
+/* What a device can do: UDP source port, STEV and SRv6 EVs, auto, explicit or generated. */
+#define MRC_NL_FMT_MODES	(MRC_EV_FMT_MODE_UDP | MRC_EV_FMT_MODE_STEV | MRC_EV_FMT_MODE_SRV6)
 #define MRC_NL_EV_MODES		(MRC_EV_MODE_AUTO | MRC_EV_MODE_EXP | MRC_EV_MODE_GEN)
 
 /*
@@ -133,28 +134,37 @@ struct mrc_dev *mrc_nl_dump_next_dev(struct netlink_callback *cb, u64 *index, s6
 static int mrc_nl_dev_fill(struct sk_buff *skb, struct mrc_dev *mdev, u32 portid, u32 seq,
 			   int flags)
 {
-	struct net_device *ndev = mdev->ndev;	/* held until dealloc */
+	struct net_device *ndev;
 	char ifname[IFNAMSIZ];
 	struct nlattr *plane;
 	void *hdr;
+	u32 id;
 
 	hdr = genlmsg_put(skb, portid, seq, &mrc_nl_family, flags, MRC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	/* a rename racing us may give a mixed name, never an unterminated one */
-	strscpy(ifname, ndev->name, sizeof(ifname));
 	if (nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->ib_dev.index) ||
 	    nla_put_string(skb, MRC_A_DEV_NAME, dev_name(&mdev->ib_dev.dev)))
 		goto cancel;
-	plane = nla_nest_start(skb, MRC_A_DEV_PLANES);
-	if (!plane)
-		goto cancel;
-	if (nla_put_u8(skb, MRC_A_PLANE_ID, 1) ||
-	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, ndev->ifindex) ||
-	    nla_put_string(skb, MRC_A_PLANE_IFNAME, ifname) ||
-	    nla_put_u8(skb, MRC_A_PLANE_ADMIN_UP, 1))
-		goto cancel;
-	nla_nest_end(skb, plane);
+	rcu_read_lock();
+	for (id = 1; id <= MRC_PLANES_MAX; id++) {
+		ndev = rcu_dereference(mdev->planes.ndev[id]);
+		if (!ndev)
+			continue;
+		/* a rename racing us may give a mixed name, never an unterminated one */
+		strscpy(ifname, ndev->name, sizeof(ifname));
+		plane = nla_nest_start(skb, MRC_A_DEV_PLANES);
+		if (!plane || nla_put_u8(skb, MRC_A_PLANE_ID, id) ||
+		    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, ndev->ifindex) ||
+		    nla_put_string(skb, MRC_A_PLANE_IFNAME, ifname) ||
+		    nla_put_u8(skb, MRC_A_PLANE_ADMIN_UP,
+				!test_bit(id, &mdev->planes.admin_down))) {
+			rcu_read_unlock();
+			goto cancel;
+		}
+		nla_nest_end(skb, plane);
+	}
+	rcu_read_unlock();
 	if (nla_put_u32(skb, MRC_A_DEV_EV_MAX, MRC_PROFILE_EV_MAX) ||
 	    nla_put_u32(skb, MRC_A_DEV_PROFILES_MAX, MRC_PROFILES_MAX) ||
 	    nla_put_u32(skb, MRC_A_DEV_FMT_MODES, MRC_NL_FMT_MODES) ||
@@ -236,7 +246,7 @@ static void mrc_nl_path_filter_parse(struct nlattr **attrs, struct mrc_nl_path_f
 }
 
 /* The destination as the uapi has it: IPv4 as ::ffff:a.b.c.d. */
-static void mrc_nl_path_dst(const struct mrc_path *path, struct in6_addr *dst)
+void mrc_nl_path_dst(const struct mrc_path *path, struct in6_addr *dst)
 {
 	if (path->family == AF_INET6)
 		*dst = path->daddr.v6;
@@ -286,12 +296,21 @@ struct mrc_nl_ev_snap {
 	struct mrc_ev_health h;
 	u32 nr_good;
 	u16 sport;
+	u8 plane;
+	s32 label;			/* STEV: the flow label bits; -1: not STEV */
+	const struct mrc_ev_srv6 *srv6;	/* fixed while the path set lives */
 };
 
 static int mrc_nl_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			    const struct mrc_path *path, u32 ev, const struct mrc_nl_ev_snap *s)
 {
-	__be16 bytes = cpu_to_be16(s->sport);	/* profile 0: the UDP source port */
+	__be32 stev = cpu_to_be32((u32)s->label << 16 | s->sport);
+	__be16 port = cpu_to_be16(s->sport);
+	/* the EV's bytes as its profile gave them: the port, label and port, or segments */
+	const void *bytes = s->srv6 ? (const void *)s->srv6->sid :
+			    s->label >= 0 ? (const void *)&stev : &port;
+	int len = s->srv6 ? s->srv6->nr_sids * MRC_PROF_SID_BYTES :
+		  s->label >= 0 ? sizeof(stev) : sizeof(port);
 	struct in6_addr dst;
 	struct nlattr *nest;
 	void *hdr;
@@ -310,8 +329,8 @@ static int mrc_nl_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!nest)
 		goto cancel;
 	if (nla_put_u32(skb, MRC_A_EV_INDEX, ev) ||
-	    nla_put(skb, MRC_A_EV_BYTES, sizeof(bytes), &bytes) ||
-	    nla_put_u8(skb, MRC_A_EV_PLANE, 1) ||
+	    nla_put(skb, MRC_A_EV_BYTES, len, bytes) ||
+	    nla_put_u8(skb, MRC_A_EV_PLANE, s->plane) ||
 	    nla_put_u8(skb, MRC_A_EV_WEIGHT, s->h.weight) ||
 	    nla_put_u32(skb, MRC_A_EV_STATE, s->h.state) ||
 	    nla_put_u32(skb, MRC_A_EV_REASON, s->h.reason) ||
@@ -348,6 +367,9 @@ static int mrc_nl_path_dump_evs(struct sk_buff *skb, struct netlink_callback *cb
 		s.h = path->ps.ev[*ev];
 		s.nr_good = path->ps.nr_good;
 		s.sport = path->sport[*ev];
+		s.srv6 = path->srv6 ? &path->srv6[*ev] : NULL;
+		s.plane = path->plane[*ev];
+		s.label = path->label ? path->label[*ev] : -1;
 		spin_unlock_bh(&path->lock);
 
 		err = mrc_nl_path_fill(skb, cb, path, *ev, &s);
@@ -523,6 +545,20 @@ out:
 	return err;
 }
 
+struct mrc_path *mrc_nl_path_lookup(struct mrc_dev *mdev, const struct in6_addr *dst,
+				    s64 profile)
+{
+	struct mrc_nl_path_filter f = {
+		.has_profile = profile >= 0,
+		.profile = profile >= 0 ? (u32)profile : 0,
+		.has_dst = true,
+		.dst = *dst,
+	};
+	unsigned long pos = 0;
+
+	return mrc_nl_path_find(mdev, &f, &pos);
+}
+
 int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
@@ -675,33 +711,73 @@ int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return mrc_nl_dump_ret(skb, err);
 }
 
-/*
- * Not built yet: planes and probes (EV profiles: mrc_nl_profile.c). Refused with EOPNOTSUPP and a reason, changing
- * nothing, so a client can tell "not yet" from "wrong".
- */
+/* plane-add, plane-del, plane-set: under RTNL, as the netdev notifier (mrc_plane.c) */
+
+static struct mrc_dev *mrc_nl_plane_dev(struct genl_info *info)
+{
+	if (mrc_nl_require(info, MRC_A_PLANE_DEV_INDEX) || mrc_nl_require(info, MRC_A_PLANE_ID))
+		return ERR_PTR(-EINVAL);
+	return mrc_nl_dev_get(genl_info_net(info), info->attrs[MRC_A_PLANE_DEV_INDEX],
+			      info->extack) ?: ERR_PTR(-ENODEV);
+}
 
 int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: planes beyond the device's netdev");
-	return -EOPNOTSUPP;
+	struct net_device *ndev;
+	struct mrc_dev *mdev;
+	int err;
+
+	if (mrc_nl_require(info, MRC_A_PLANE_IFINDEX))
+		return -EINVAL;
+	mdev = mrc_nl_plane_dev(info);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	rtnl_lock();
+	ndev = __dev_get_by_index(genl_info_net(info),
+				  nla_get_u32(info->attrs[MRC_A_PLANE_IFINDEX]));
+	if (!ndev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PLANE_IFINDEX],
+				    "no such netdev in the device's namespace");
+		err = -ENODEV;
+	} else {
+		err = mrc_plane_attach(mdev, nla_get_u8(info->attrs[MRC_A_PLANE_ID]), ndev,
+				       info->extack);
+	}
+	rtnl_unlock();
+	mrc_dev_put(mdev);
+	return err;
 }
 
 int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: removing planes");
-	return -EOPNOTSUPP;
+	struct mrc_dev *mdev = mrc_nl_plane_dev(info);
+	int err;
+
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	rtnl_lock();
+	err = mrc_plane_detach(mdev, nla_get_u8(info->attrs[MRC_A_PLANE_ID]), info->extack);
+	rtnl_unlock();
+	mrc_dev_put(mdev);
+	return err;
 }
 
 int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: plane admin state");
-	return -EOPNOTSUPP;
-}
+	struct mrc_dev *mdev;
+	int err;
 
-int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	NL_SET_ERR_MSG_MOD(info->extack, "not supported yet: one-shot probes");
-	return -EOPNOTSUPP;
+	if (mrc_nl_require(info, MRC_A_PLANE_ADMIN_UP))
+		return -EINVAL;
+	mdev = mrc_nl_plane_dev(info);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	rtnl_lock();
+	err = mrc_plane_set_admin(mdev, nla_get_u8(info->attrs[MRC_A_PLANE_ID]),
+				  nla_get_u8(info->attrs[MRC_A_PLANE_ADMIN_UP]), info->extack);
+	rtnl_unlock();
+	mrc_dev_put(mdev);
+	return err;
 }
 
 int mrc_netlink_init(void)

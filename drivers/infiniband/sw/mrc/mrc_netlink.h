@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 struct genl_info;
+struct in6_addr;
 struct mrc_dev;
 struct mrc_ev_change;
 struct mrc_path;
@@ -30,7 +31,7 @@ void mrc_nl_notify_ev(const struct mrc_path *path, const struct mrc_ev_change *c
 		      u64 time_ns);
 
 /*
- * Shared by the handler files (mrc_netlink.c, mrc_nl_profile.c).
+ * Shared by the handler files (mrc_netlink.c, mrc_nl_profile.c, mrc_nl_probe.c).
  */
 
 /* cb->args of the dumps */
@@ -48,5 +49,18 @@ struct mrc_dev *mrc_nl_dev_get(struct net *net, struct nlattr *attr,
 int mrc_nl_dump_check_dev(struct netlink_callback *cb, struct nlattr *attr);
 s64 mrc_nl_dump_want(const struct nlattr *attr);
 struct mrc_dev *mrc_nl_dump_next_dev(struct netlink_callback *cb, u64 *index, s64 want);
+
+/*
+ * The first path set of @mdev towards @dst (IPv4 as ::ffff:a.b.c.d) of
+ * profile @profile, or of any when @profile < 0; referenced (mrc_path_put).
+ */
+struct mrc_path *mrc_nl_path_lookup(struct mrc_dev *mdev, const struct in6_addr *dst,
+				    s64 profile);
+void mrc_nl_path_dst(const struct mrc_path *path, struct in6_addr *dst);
+
+/* mrc_nl_probe.c: a PROBE_REPLY to a one-shot probe (consumed), or false. */
+struct mrc_pkt_hdr;
+bool mrc_nl_probe_answered(struct mrc_dev *mdev, const struct sk_buff *skb,
+			   const struct mrc_pkt_hdr *hdr, u64 now_ns);
 
 #endif /* MRC_NETLINK_H */

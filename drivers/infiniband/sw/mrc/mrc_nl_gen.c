@@ -11,6 +11,7 @@ const struct nla_policy mrc_plane_nl_policy[MRC_A_PLANE_MAX + 1] = {
 	[MRC_A_PLANE_IFINDEX] = { .type = NLA_U32, },
 	[MRC_A_PLANE_IFNAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[MRC_A_PLANE_ADMIN_UP] = { .type = NLA_U8, },
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
 };
 
 /* fmt-field */
@@ -57,20 +58,23 @@ const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_INDEX + 1] = {
 };
 
 /* plane-add request */
-const struct nla_policy mrc_plane_add_nl_policy[MRC_A_PLANE_IFINDEX + 1] = {
+const struct nla_policy mrc_plane_add_nl_policy[MRC_A_PLANE_DEV_INDEX + 1] = {
 	[MRC_A_PLANE_ID] = NLA_POLICY_RANGE(NLA_U8, 1, 16),
 	[MRC_A_PLANE_IFINDEX] = { .type = NLA_U32, },
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
 };
 
 /* plane-del request */
-const struct nla_policy mrc_plane_del_nl_policy[MRC_A_PLANE_ID + 1] = {
+const struct nla_policy mrc_plane_del_nl_policy[MRC_A_PLANE_DEV_INDEX + 1] = {
 	[MRC_A_PLANE_ID] = NLA_POLICY_RANGE(NLA_U8, 1, 16),
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
 };
 
 /* plane-set request */
-const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_ADMIN_UP + 1] = {
+const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_DEV_INDEX + 1] = {
 	[MRC_A_PLANE_ID] = NLA_POLICY_RANGE(NLA_U8, 1, 16),
 	[MRC_A_PLANE_ADMIN_UP] = { .type = NLA_U8, },
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
 };
 
 /* ev-fmt-profile-new request */
@@ -186,21 +190,21 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_PLANE_ADD,
 		.doit		= mrc_nl_plane_add_doit,
 		.policy		= mrc_plane_add_nl_policy,
-		.maxattr	= MRC_A_PLANE_IFINDEX,
+		.maxattr	= MRC_A_PLANE_DEV_INDEX,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= MRC_CMD_PLANE_DEL,
 		.doit		= mrc_nl_plane_del_doit,
 		.policy		= mrc_plane_del_nl_policy,
-		.maxattr	= MRC_A_PLANE_ID,
+		.maxattr	= MRC_A_PLANE_DEV_INDEX,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= MRC_CMD_PLANE_SET,
 		.doit		= mrc_nl_plane_set_doit,
 		.policy		= mrc_plane_set_nl_policy,
-		.maxattr	= MRC_A_PLANE_ADMIN_UP,
+		.maxattr	= MRC_A_PLANE_DEV_INDEX,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{

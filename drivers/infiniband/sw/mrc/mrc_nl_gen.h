@@ -18,9 +18,9 @@ extern const struct nla_policy mrc_probe_result_nl_policy[MRC_A_PROBE_RESULT_MAX
 
 /* Request policies, one per operation (do and dump share it in 6.1) */
 extern const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_INDEX + 1];
-extern const struct nla_policy mrc_plane_add_nl_policy[MRC_A_PLANE_IFINDEX + 1];
-extern const struct nla_policy mrc_plane_del_nl_policy[MRC_A_PLANE_ID + 1];
-extern const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_ADMIN_UP + 1];
+extern const struct nla_policy mrc_plane_add_nl_policy[MRC_A_PLANE_DEV_INDEX + 1];
+extern const struct nla_policy mrc_plane_del_nl_policy[MRC_A_PLANE_DEV_INDEX + 1];
+extern const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_DEV_INDEX + 1];
 extern const struct nla_policy mrc_ev_fmt_profile_new_nl_policy[MRC_A_EV_FMT_PROFILE_FIELDS + 1];
 extern const struct nla_policy mrc_ev_fmt_profile_set_nl_policy[MRC_A_EV_FMT_PROFILE_FIELDS + 1];
 extern const struct nla_policy mrc_ev_fmt_profile_get_nl_policy[MRC_A_EV_FMT_PROFILE_ID + 1];

@@ -129,9 +129,6 @@ int mrc_nl_ev_fmt_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!mrc_prof_fmt_bits(mode))
 		return mrc_nl_why(extack, info->attrs[MRC_A_EV_FMT_PROFILE_MODE], -EINVAL,
 				  "unknown EV format mode");
-	if (mode != MRC_PROF_FMT_UDP)
-		return mrc_nl_why(extack, info->attrs[MRC_A_EV_FMT_PROFILE_MODE], -EOPNOTSUPP,
-				  "not supported yet: EV formats stev and srv6 (udp only)");
 	fmt = kzalloc(sizeof(*fmt), GFP_KERNEL);
 	if (!fmt)
 		return -ENOMEM;
@@ -425,26 +422,33 @@ int mrc_nl_ev_fmt_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 /* What a request gives for a profile's EVs, parsed before the table is looked at. */
 struct mrc_nl_evs {
 	u32 nr_evs;			/* explicit EVs given */
-	u16 *sport;			/* ... their ports (kvmalloc) */
+	u8 (*bytes)[MRC_EV_BYTES];	/* ... their bytes (kvmalloc), read by format later */
+	u8 *len;
 	u8 *weight;
+	u8 *plane;
 	u32 nr_fields;			/* generator fields given */
 	struct mrc_ev_field fields[MRC_EV_FIELDS_MAX];
 };
 
 static void mrc_nl_evs_free(struct mrc_nl_evs *e)
 {
-	kvfree(e->sport);
+	kvfree(e->bytes);
+	kvfree(e->len);
 	kvfree(e->weight);
+	kvfree(e->plane);
 }
 
-/* One explicit EV, number @i: index (if given) i, bytes a UDP port, plane 1. */
+/*
+ * One explicit EV, number @i: index (if given) i, bytes (what they mean is
+ * the format's, checked when the profile is built), plane (if given: else
+ * its path sets spread it over their planes), weight.
+ */
 static int mrc_nl_explicit_ev(struct genl_info *info, struct nlattr *a, u32 i,
 			      struct mrc_nl_evs *e)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[MRC_A_EV_MAX + 1];
-	const char *why;
-	int err, k;
+	int err, k, len;
 
 	err = nla_parse_nested(tb, MRC_A_EV_MAX, a, mrc_ev_nl_policy, extack);
 	if (err)
@@ -459,13 +463,17 @@ static int mrc_nl_explicit_ev(struct genl_info *info, struct nlattr *a, u32 i,
 				  "explicit EVs are given in index order, from 0");
 	if (!tb[MRC_A_EV_BYTES])
 		return mrc_nl_why(extack, a, -EINVAL, "an explicit EV needs its bytes");
-	if (tb[MRC_A_EV_PLANE] && nla_get_u8(tb[MRC_A_EV_PLANE]) != 1)
-		return mrc_nl_why(extack, tb[MRC_A_EV_PLANE], -EOPNOTSUPP,
-				  "not supported yet: planes beyond plane 1");
-	err = mrc_prof_udp_port(nla_data(tb[MRC_A_EV_BYTES]), nla_len(tb[MRC_A_EV_BYTES]),
-				&e->sport[i], &why);
-	if (err)
-		return mrc_nl_why(extack, tb[MRC_A_EV_BYTES], err, why);
+	if (tb[MRC_A_EV_PLANE] && (!nla_get_u8(tb[MRC_A_EV_PLANE]) ||
+				   nla_get_u8(tb[MRC_A_EV_PLANE]) > MRC_PLANES_MAX))
+		return mrc_nl_why(extack, tb[MRC_A_EV_PLANE], -EINVAL,
+				  "an EV's plane is 1 to 16");
+	e->plane[i] = tb[MRC_A_EV_PLANE] ? nla_get_u8(tb[MRC_A_EV_PLANE]) : 0;
+	len = nla_len(tb[MRC_A_EV_BYTES]);
+	if (len > MRC_EV_BYTES)
+		return mrc_nl_why(extack, tb[MRC_A_EV_BYTES], -EINVAL,
+				  "an EV has at most 32 bytes");
+	memcpy(e->bytes[i], nla_data(tb[MRC_A_EV_BYTES]), len);
+	e->len[i] = len;
 	e->weight[i] = tb[MRC_A_EV_WEIGHT] ? nla_get_u8(tb[MRC_A_EV_WEIGHT]) : 1;
 	return 0;
 }
@@ -487,9 +495,11 @@ static int mrc_nl_evs_parse(struct genl_info *info, struct mrc_nl_evs *e)
 		return -EINVAL;
 	}
 	if (e->nr_evs) {
-		e->sport = kvcalloc(e->nr_evs, sizeof(*e->sport), GFP_KERNEL);
+		e->bytes = kvcalloc(e->nr_evs, sizeof(*e->bytes), GFP_KERNEL);
+		e->len = kvcalloc(e->nr_evs, sizeof(*e->len), GFP_KERNEL);
 		e->weight = kvcalloc(e->nr_evs, sizeof(*e->weight), GFP_KERNEL);
-		if (!e->sport || !e->weight)
+		e->plane = kvcalloc(e->nr_evs, sizeof(*e->plane), GFP_KERNEL);
+		if (!e->bytes || !e->len || !e->weight || !e->plane)
 			return -ENOMEM;
 	}
 	mrc_nl_for_each_req_attr(a, info, MRC_A_EV_PROFILE_EVS, rem) {
@@ -517,38 +527,133 @@ static int mrc_nl_evs_parse(struct genl_info *info, struct mrc_nl_evs *e)
 	return 0;
 }
 
-/*
- * Fill @prof's EVs (its mode and count set) from @e: AUTO from the
- * device's ports, EXP the ports given, GEN generated from the fields.
- */
-static int mrc_nl_evs_build(struct mrc_ev_profile *prof, const struct mrc_nl_evs *e,
-			    struct netlink_ext_ack *extack)
+/* Explicit EVs of format UDP: source ports. */
+static int mrc_nl_evs_udp(struct mrc_ev_profile *prof, const struct mrc_nl_evs *e,
+			  const char **why)
 {
-	const char *why;
+	u32 i;
+	int err;
+
+	for (i = 0; i < prof->count; i++) {
+		err = mrc_prof_udp_port(e->bytes[i], e->len[i], &prof->sport[i], why);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Fill @prof's EVs of format UDP (its mode and count set) from @e: AUTO
+ * from the device's ports, EXP the ports given, GEN generated from the
+ * fields.
+ */
+static int mrc_nl_evs_build_udp(struct mrc_ev_profile *prof, const struct mrc_nl_evs *e,
+				const char **why)
+{
+	switch (prof->mode) {
+	case MRC_PROF_AUTO:
+		return mrc_prof_auto_ports(prof->count, prof->sport, why);
+	case MRC_PROF_EXP:
+		return mrc_nl_evs_udp(prof, e, why);
+	case MRC_PROF_GEN:
+		return mrc_prof_gen_udp_ports(e->fields, e->nr_fields, prof->count, prof->sport,
+					      why);
+	}
+	*why = "unknown EV mode";
+	return -EINVAL;
+}
+
+/*
+ * Fill @prof's EVs of format STEV from @e: EXP the EVs given, GEN
+ * generated from the fields; ports and flow label bits.
+ */
+static int mrc_nl_evs_build_stev(struct mrc_ev_profile *prof, const struct mrc_nl_evs *e,
+				 const char **why)
+{
+	u32 i;
+	int err;
+
+	if (prof->mode == MRC_PROF_AUTO) {
+		*why = "mode auto makes UDP EVs: a STEV profile is exp or gen";
+		return -EINVAL;
+	}
+	prof->label = kvcalloc(prof->count, sizeof(*prof->label), GFP_KERNEL);
+	if (!prof->label)
+		return -ENOMEM;
+	if (prof->mode == MRC_PROF_GEN)
+		return mrc_prof_gen_stev(e->fields, e->nr_fields, prof->count, prof->sport,
+					 prof->label, why);
+	for (i = 0; i < prof->count; i++) {
+		err = mrc_prof_stev_ev(e->bytes[i], e->len[i], &prof->sport[i], &prof->label[i],
+				       why);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Fill @prof's EVs of format SRV6 from @e: EXP the segments given, GEN
+ * generated from the fields (one segment or two, as wide as @fmt's fields
+ * are). The UDP source ports only tell the EVs apart in the peer's echoes.
+ */
+static int mrc_nl_evs_build_srv6(struct mrc_ev_profile *prof, const struct mrc_fmt_profile *fmt,
+				 const struct mrc_nl_evs *e, const char **why)
+{
+	u32 i;
+	int err;
+
+	if (prof->mode == MRC_PROF_AUTO) {
+		*why = "mode auto makes UDP EVs: an SRV6 profile is exp or gen";
+		return -EINVAL;
+	}
+	prof->srv6 = kvcalloc(prof->count, sizeof(*prof->srv6), GFP_KERNEL);
+	if (!prof->srv6)
+		return -ENOMEM;
+	if (prof->mode == MRC_PROF_GEN) {
+		err = mrc_prof_gen_srv6(e->fields, e->nr_fields,
+					mrc_prof_srv6_bits(fmt->widths, fmt->nr_fields),
+					prof->count, prof->srv6, why);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < prof->count; i++) {
+		if (prof->mode == MRC_PROF_EXP) {
+			err = mrc_prof_srv6_ev(e->bytes[i], e->len[i], &prof->srv6[i], why);
+			if (err)
+				return err;
+		}
+		prof->sport[i] = MRC_PROF_AUTO_PORT + i;
+	}
+	return 0;
+}
+
+/*
+ * Fill @prof's EVs (its mode and count set) from @e, as format @fmt reads
+ * them; with the weights given (explicit EVs) or 1.
+ */
+static int mrc_nl_evs_build(struct mrc_ev_profile *prof, const struct mrc_fmt_profile *fmt,
+			    const struct mrc_nl_evs *e, struct netlink_ext_ack *extack)
+{
+	const char *why = NULL;
 	int err;
 
 	memset(prof->weight, 1, prof->count);
-	switch (prof->mode) {
-	case MRC_PROF_AUTO:
-		err = mrc_prof_auto_ports(prof->count, prof->sport, &why);
-		break;
-	case MRC_PROF_EXP:
-		memcpy(prof->sport, e->sport, prof->count * sizeof(*prof->sport));
+	if (prof->mode == MRC_PROF_EXP) {
 		memcpy(prof->weight, e->weight, prof->count);
-		return 0;
-	case MRC_PROF_GEN:
-		err = mrc_prof_gen_udp_ports(e->fields, e->nr_fields, prof->count, prof->sport,
-					     &why);
-		if (!err) {
-			memcpy(prof->fields, e->fields, sizeof(e->fields));
-			prof->nr_fields = e->nr_fields;
-		}
-		break;
-	default:
-		why = "unknown EV mode";
-		err = -EINVAL;
+		memcpy(prof->plane, e->plane, prof->count);
 	}
-	if (err)
+	if (fmt->mode == MRC_PROF_FMT_SRV6)
+		err = mrc_nl_evs_build_srv6(prof, fmt, e, &why);
+	else if (fmt->mode == MRC_PROF_FMT_STEV)
+		err = mrc_nl_evs_build_stev(prof, e, &why);
+	else
+		err = mrc_nl_evs_build_udp(prof, e, &why);
+	if (!err && prof->mode == MRC_PROF_GEN) {
+		memcpy(prof->fields, e->fields, sizeof(e->fields));
+		prof->nr_fields = e->nr_fields;
+	}
+	if (err && why)
 		mrc_nl_why(extack, NULL, err, why);
 	return err;
 }
@@ -656,10 +761,6 @@ int mrc_nl_ev_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
 				 "event mask has bits of no EV state");
 		goto out_evs;
 	}
-	err = mrc_nl_evs_build(prof, &e, extack);
-	if (err)
-		goto out_evs;
-
 	mdev = mrc_nl_dev_get(genl_info_net(info), attrs[MRC_A_EV_PROFILE_DEV_INDEX], extack);
 	if (!mdev) {
 		err = -ENODEV;
@@ -675,8 +776,12 @@ int mrc_nl_ev_profile_new_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no such EV format profile");
 		err = -ENOENT;
 	} else {
-		t->ev[id] = prof;
-		prof = NULL;
+		/* the format is fixed from here: a used one does not change */
+		err = mrc_nl_evs_build(prof, t->fmt[fmt_id], &e, extack);
+		if (!err) {
+			t->ev[id] = prof;
+			prof = NULL;
+		}
 	}
 	mutex_unlock(&t->lock);
 	mrc_dev_put(mdev);
@@ -746,7 +851,7 @@ static int mrc_nl_ev_profile_change(struct mrc_profiles *t, u32 id, struct mrc_e
 		if (!fresh)
 			return -ENOMEM;
 		fresh->mode = prof->mode;
-		err = mrc_nl_evs_build(fresh, e, extack);
+		err = mrc_nl_evs_build(fresh, t->fmt[prof->fmt_id], e, extack);
 		if (err) {
 			mrc_ev_profile_free(fresh);
 			return err;
@@ -757,6 +862,9 @@ static int mrc_nl_ev_profile_change(struct mrc_profiles *t, u32 id, struct mrc_e
 	if (fresh) {
 		swap(prof->sport, fresh->sport);
 		swap(prof->weight, fresh->weight);
+		swap(prof->plane, fresh->plane);
+		swap(prof->srv6, fresh->srv6);
+		swap(prof->label, fresh->label);
 		prof->count = fresh->count;
 		prof->nr_fields = fresh->nr_fields;
 		memcpy(prof->fields, fresh->fields, sizeof(prof->fields));

@@ -8,12 +8,14 @@
 #include <rdma/ib_verbs.h>
 
 /*
- * Worst-case bytes in front of the payload: IPv6 (40) + an SRH with one
- * segment (8 + 16) + UDP (8) + the MRC transport headers (budget 64).
- * The IB MTU we advertise is the largest one that fits the netdev MTU
- * after this overhead, so a full-MTU packet never needs fragmenting.
+ * Worst-case bytes in front of the payload: IPv6 (40) + the SRH of an SRV6
+ * EV (8, and 16 for each of its segments: the EV's two and the peer) + UDP
+ * (8) + the MRC transport headers (budget 64). The IB MTU we advertise is
+ * the largest one that fits the netdev MTU after this overhead, so a
+ * full-MTU packet never needs fragmenting.
  */
-#define MRC_MAX_HDR_LEN		(40 + 24 + 8 + 64)
+#define MRC_NET_SRH_MAX		(8 + 3 * 16)
+#define MRC_MAX_HDR_LEN		(40 + MRC_NET_SRH_MAX + 8 + 64)
 
 #define MRC_PORT_GID_TBL_LEN	128
 #define MRC_PORT_PKEY_TBL_LEN	1

@@ -55,7 +55,26 @@ static void mrc_path_free(struct mrc_path *path)
 	kvfree(path->ev);
 	kfree(path->usable);
 	kvfree(path->sport);
+	kvfree(path->plane);
+	kvfree(path->label);
+	kvfree(path->srv6);
 	kfree(path);
+}
+
+/*
+ * EVs of no plane of their own (profile 0, auto and generated profiles)
+ * take the planes attached now in turn: EV i the (i mod n)-th, so a round
+ * robin alternates planes. Planes attached later serve path sets made later.
+ */
+static void mrc_path_spread_planes(struct mrc_dev *mdev, u8 *plane, u32 count)
+{
+	u8 ids[MRC_PLANES_MAX];
+	u32 n, i, k = 0;
+
+	n = mrc_planes_attached(mdev, ids);
+	for (i = 0; i < count; i++)
+		if (!plane[i])
+			plane[i] = n ? ids[k++ % n] : 1;
 }
 
 /* A path set towards @av of the device's default profile, its EVs copied from it. */
@@ -76,6 +95,10 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	path->has_profile = true;
 	path->profile = snap.id;
 	path->sport = snap.sport;	/* ours now */
+	path->srv6 = snap.srv6;
+	path->plane = snap.plane;
+	path->label = snap.label;
+	mrc_path_spread_planes(mdev, path->plane, snap.count);
 	n = snap.count;
 	path->ev = kvcalloc(n, sizeof(*path->ev), GFP_KERNEL);
 	path->usable = kcalloc(MRC_PATH_SET_WORDS(n), sizeof(*path->usable), GFP_KERNEL);
@@ -188,6 +211,22 @@ static void mrc_path_report(struct mrc_path *path, const struct mrc_ev_change *c
 	mrc_nl_notify_ev(path, change, ktime_get_ns());
 }
 
+/*
+ * What EV @ev of @path puts into a packet. No lock: a set's EVs are fixed
+ * while it lives.
+ */
+void mrc_path_ev_tx(const struct mrc_path *path, u32 ev, struct mrc_ev_tx *tx)
+{
+	tx->sport = path->sport[ev];
+	tx->plane = path->plane[ev];
+	tx->has_label = !!path->label;
+	tx->label = path->label ? path->label[ev] : 0;
+	if (path->srv6)
+		tx->srv6 = path->srv6[ev];
+	else
+		tx->srv6.nr_sids = 0;
+}
+
 /* Under path->lock: make sure the probe timer runs soon. */
 static void mrc_path_kick_probes(struct mrc_path *path)
 {
@@ -204,7 +243,6 @@ static void mrc_path_probe_timer(struct timer_list *t)
 	struct mrc_path *path = from_timer(path, t, probe_timer);
 	struct mrc_ev_probe probes[MRC_PATH_TICK_BATCH];
 	struct mrc_ev_change changes[MRC_PATH_TICK_BATCH];
-	u16 sports[MRC_PATH_TICK_BATCH];
 	struct mrc_path_tick tick = {
 		.probes = probes, .max_probes = ARRAY_SIZE(probes),
 		.changes = changes, .max_changes = ARRAY_SIZE(changes),
@@ -213,14 +251,16 @@ static void mrc_path_probe_timer(struct timer_list *t)
 
 	spin_lock_bh(&path->lock);
 	mrc_path_set_tick(&path->ps, ktime_get_ns(), &tick);
-	for (i = 0; i < tick.nr_probes; i++)
-		sports[i] = path->sport[probes[i].ev];
 	if (mrc_path_set_needs_tick(&path->ps))
 		mod_timer(&path->probe_timer, jiffies + MRC_PATH_TICK_JIFFIES);
 	spin_unlock_bh(&path->lock);
 
-	for (i = 0; i < tick.nr_probes; i++)
-		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, sports[i]);
+	for (i = 0; i < tick.nr_probes; i++) {
+		struct mrc_ev_tx tx;
+
+		mrc_path_ev_tx(path, probes[i].ev, &tx);
+		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, &tx);
+	}
 	for (i = 0; i < tick.nr_changes; i++)
 		mrc_path_report(path, &changes[i]);
 }
@@ -255,27 +295,30 @@ void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u3
 }
 
 /*
- * The UDP source port of a probe reply to @peer: a usable EV of our own
- * path set towards it when there is one (its health is what we know of
- * that direction), else one of profile 0's ports. @salt spreads copies.
+ * The EV of a probe reply to @peer: a usable EV of our own path set
+ * towards it when there is one (its health is what we know of that
+ * direction), else one of profile 0's ports. @salt spreads copies.
  */
-u16 mrc_path_reply_sport(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt)
+void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt,
+		       struct mrc_ev_tx *tx)
 {
 	struct mrc_ev_cursor cur = { .next = salt };
 	struct mrc_path *path;
-	u32 ev = salt % MRC_DEFAULT_PROFILE_EVS;
-	u16 sport = MRC_DEFAULT_PROFILE_PORT + ev;
+	u32 ev;
 
+	tx->sport = MRC_DEFAULT_PROFILE_PORT + salt % MRC_DEFAULT_PROFILE_EVS;
+	tx->plane = 0;
+	tx->has_label = false;
+	tx->srv6.nr_sids = 0;
 	spin_lock_bh(&mdev->paths_lock);
 	path = mrc_path_find_any_locked(mdev, peer);
 	if (path) {
 		spin_lock(&path->lock);
 		if (mrc_path_set_pick(&path->ps, &cur, MRC_PROFILE_EV_MAX, &ev) >= 0)
-			sport = path->sport[ev];
+			mrc_path_ev_tx(path, ev, tx);
 		spin_unlock(&path->lock);
 	}
 	spin_unlock_bh(&mdev->paths_lock);
-	return sport;
 }
 
 /*
@@ -292,7 +335,10 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 	if (!path) {	/* no AV yet: nothing is sent before RTR */
 		pick->ev = 0;
 		pick->seq = 0;
-		pick->sport = MRC_DEFAULT_PROFILE_PORT;
+		pick->tx.sport = MRC_DEFAULT_PROFILE_PORT;
+		pick->tx.plane = 0;
+		pick->tx.has_label = false;
+		pick->tx.srv6.nr_sids = 0;
 		return;
 	}
 	spin_lock_bh(&path->lock);
@@ -300,8 +346,8 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		ev = 0;
 	pick->ev = ev;
 	pick->seq = account ? mrc_path_set_sent(&path->ps, ev) : 0;
-	pick->sport = path->sport[ev];
 	spin_unlock_bh(&path->lock);
+	mrc_path_ev_tx(path, ev, &pick->tx);
 }
 
 /*

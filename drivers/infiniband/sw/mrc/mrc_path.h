@@ -14,6 +14,7 @@
 
 #include "core/mrc_path_set.h"
 #include "mrc_av.h"
+#include "mrc_net.h"
 
 struct mrc_dev;
 
@@ -42,7 +43,11 @@ struct mrc_path {
 	struct mrc_path_set ps;
 	struct mrc_ev_health *ev;
 	u64 *usable;
-	u16 *sport;			/* EV -> UDP source port (kvmalloc) */
+	/* what the EVs put into packets, fixed while the set lives (kvmalloc) */
+	u16 *sport;			/* EV -> UDP source port */
+	u8 *plane;			/* EV -> plane */
+	u16 *label;			/* EV -> its flow label bits; NULL: not STEV */
+	struct mrc_ev_srv6 *srv6;	/* EV -> its segments; NULL: not SRV6 */
 	struct timer_list probe_timer;	/* runs while suspect or bad EVs need probes */
 };
 
@@ -51,11 +56,14 @@ void mrc_path_put(struct mrc_path *path);
 void mrc_paths_init(struct mrc_dev *mdev);
 void mrc_paths_check_empty(struct mrc_dev *mdev);
 
-/* A QP's next data packet: the EV (an index) and its sequence number on it. */
+/*
+ * A QP's next packet: the EV (an index), its sequence number on it and
+ * what it puts into the packet.
+ */
 struct mrc_path_pick {
 	u32 ev;
 	u32 seq;
-	u16 sport;
+	struct mrc_ev_tx tx;
 };
 
 void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
@@ -65,10 +73,13 @@ void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq);
 void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns);
 void mrc_path_ce_mark(struct mrc_path *path, u32 sport);
 bool mrc_path_ev_usable(const struct mrc_path *path, u32 ev);
+/* What EV @ev (< path->ps.nr_ev) of @path puts into a packet; any context, no lock. */
+void mrc_path_ev_tx(const struct mrc_path *path, u32 ev, struct mrc_ev_tx *tx);
 
 /* mrc_probe.c uses these: where probe answers come in, how replies go out. */
 void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u32 ev,
 			     u32 probe_id);
-u16 mrc_path_reply_sport(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt);
+void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt,
+		       struct mrc_ev_tx *tx);
 
 #endif /* MRC_PATH_H */

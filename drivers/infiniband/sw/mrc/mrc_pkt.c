@@ -10,13 +10,13 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
-/* The UDP source port of the next response packet (under resp.lock). */
-u16 mrc_qp_next_ev(struct mrc_qp *qp)
+/* The EV of the next response packet (under resp.lock). */
+void mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx)
 {
 	struct mrc_path_pick pick;
 
 	mrc_path_pick(qp->path, &qp->resp.cursor, MRC_PROFILE_EV_MAX, false, &pick);
-	return pick.sport;
+	*tx = pick.tx;
 }
 
 struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
@@ -46,7 +46,7 @@ struct sk_buff *mrc_pkt_alloc_dev(struct mrc_dev *mdev, const struct mrc_pkt_hdr
 	return skb;
 }
 
-int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, u16 ev)
+int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, const struct mrc_ev_tx *ev)
 {
 	return mrc_net_xmit(mrc_qp_dev(qp), &qp->av, ev, &qp->dst_cache, skb);
 }

@@ -15,7 +15,9 @@
 struct mrc_dev;
 struct mrc_qp;
 
-u16 mrc_qp_next_ev(struct mrc_qp *qp);
+struct mrc_ev_tx;
+
+void mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx);
 
 /*
  * A new packet to the QP's peer carrying @hdr and room for @payload_len
@@ -26,7 +28,7 @@ struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 /* The same for a packet of the device's own (a probe), not of a QP. */
 struct sk_buff *mrc_pkt_alloc_dev(struct mrc_dev *mdev, const struct mrc_pkt_hdr *hdr,
 				  u32 payload_len, void **payload);
-int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, u16 ev);
+int mrc_pkt_send(struct mrc_qp *qp, struct sk_buff *skb, const struct mrc_ev_tx *ev);
 
 /*
  * Copy @len bytes at byte @offset of the buffer described by @sge[0..@nsge)

@@ -15,6 +15,7 @@
 #include "mrc.h"
 #include "mrc_av.h"
 #include "mrc_net.h"
+#include "mrc_netlink.h"
 #include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_probe.h"
@@ -25,18 +26,18 @@
 #define MRC_PROBE_REPLY_SPREAD	85
 
 static void mrc_probe_xmit(struct mrc_dev *mdev, const struct mrc_av *av,
-			   const struct mrc_pkt_hdr *hdr, u16 sport)
+			   const struct mrc_pkt_hdr *hdr, const struct mrc_ev_tx *tx)
 {
 	struct sk_buff *skb;
 	void *payload;
 
 	skb = mrc_pkt_alloc_dev(mdev, hdr, 0, &payload);
 	if (skb)
-		mrc_net_xmit(mdev, av, sport, NULL, skb);
+		mrc_net_xmit(mdev, av, tx, NULL, skb);
 }
 
 void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 probe_id,
-		    u16 sport)
+		    const struct mrc_ev_tx *tx)
 {
 	struct mrc_pkt_hdr hdr = {
 		.opcode = MRC_OP_PROBE,
@@ -47,7 +48,7 @@ void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 p
 		},
 	};
 
-	mrc_probe_xmit(mdev, av, &hdr, sport);
+	mrc_probe_xmit(mdev, av, &hdr, tx);
 	mrc_stats_inc(mdev, MRC_CNT_PROBES_SENT);
 }
 
@@ -77,12 +78,13 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 	int i;
 
 	for (i = 0; i < MRC_PROBE_REPLY_COPIES; i++) {
-		u16 sport = mrc_path_reply_sport(mdev, peer, probe->probe.probe_id +
-						 i * MRC_PROBE_REPLY_SPREAD);
+		struct mrc_ev_tx tx;
 
-		hdr.probe.reply_ev = sport;
+		mrc_path_reply_ev(mdev, peer, probe->probe.probe_id + i * MRC_PROBE_REPLY_SPREAD,
+				  &tx);
+		hdr.probe.reply_ev = tx.sport;
 		hdr.probe.service_time = (u32)min_t(u64, ktime_get_ns() - arrived_ns, U32_MAX);
-		mrc_probe_xmit(mdev, peer, &hdr, sport);
+		mrc_probe_xmit(mdev, peer, &hdr, &tx);
 	}
 	mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 }
@@ -95,6 +97,8 @@ void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_
 	mrc_probe_peer(skb, &peer);
 	if (hdr->opcode == MRC_OP_PROBE)
 		mrc_probe_answer(mdev, &peer, hdr, now);
+	else if (mrc_nl_probe_answered(mdev, skb, hdr, now))
+		mrc_stats_inc(mdev, MRC_CNT_PROBE_REPLIES);	/* a controller's one-shot probe */
 	else
 		mrc_path_probe_answered(mdev, &peer, hdr->probe.ev, hdr->probe.probe_id);
 }

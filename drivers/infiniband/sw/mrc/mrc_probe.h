@@ -15,7 +15,7 @@ struct mrc_dev;
 
 /* Send probe @probe_id for EV @ev (UDP source port @sport) to @av's daddr. */
 void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 probe_id,
-		    u16 sport);
+		    const struct mrc_ev_tx *tx);
 
 /* A PROBE or PROBE_REPLY arrived (mrc_recv checked its header). */
 void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr);

@@ -17,7 +17,8 @@ struct mrc_ev_profile *mrc_ev_profile_alloc(u32 count)
 		return NULL;
 	prof->sport = kvcalloc(count, sizeof(*prof->sport), GFP_KERNEL);
 	prof->weight = kvcalloc(count, sizeof(*prof->weight), GFP_KERNEL);
-	if (!prof->sport || !prof->weight) {
+	prof->plane = kvcalloc(count, sizeof(*prof->plane), GFP_KERNEL);
+	if (!prof->sport || !prof->weight || !prof->plane) {
 		mrc_ev_profile_free(prof);
 		return NULL;
 	}
@@ -31,6 +32,9 @@ void mrc_ev_profile_free(struct mrc_ev_profile *prof)
 		return;
 	kvfree(prof->sport);
 	kvfree(prof->weight);
+	kvfree(prof->plane);
+	kvfree(prof->label);
+	kvfree(prof->srv6);
 	kfree(prof);
 }
 
@@ -120,9 +124,18 @@ int mrc_profile_snap_default(struct mrc_dev *mdev, struct mrc_profile_snap *snap
 	snap->policy = prof->policy;
 	snap->sport = mrc_kvdup(prof->sport, prof->count * sizeof(*prof->sport));
 	snap->weight = mrc_kvdup(prof->weight, prof->count * sizeof(*prof->weight));
-	if (!snap->sport || !snap->weight) {
+	snap->plane = mrc_kvdup(prof->plane, prof->count * sizeof(*prof->plane));
+	snap->srv6 = prof->srv6 ? mrc_kvdup(prof->srv6, prof->count * sizeof(*prof->srv6)) :
+		     NULL;
+	snap->label = prof->label ? mrc_kvdup(prof->label, prof->count * sizeof(*prof->label)) :
+		      NULL;
+	if (!snap->sport || !snap->weight || !snap->plane || (prof->srv6 && !snap->srv6) ||
+	    (prof->label && !snap->label)) {
 		kvfree(snap->sport);
 		kvfree(snap->weight);
+		kvfree(snap->plane);
+		kvfree(snap->label);
+		kvfree(snap->srv6);
 		err = -ENOMEM;
 		goto out;
 	}

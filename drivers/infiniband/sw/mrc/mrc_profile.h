@@ -43,6 +43,9 @@ struct mrc_ev_profile {
 	struct mrc_ev_field fields[MRC_EV_FIELDS_MAX];
 	u16 *sport;			/* @count UDP source ports */
 	u8 *weight;			/* @count weights, 1 ... 255 */
+	u8 *plane;			/* @count planes, 1 ... 16; 0: spread over the attached */
+	u16 *label;			/* format STEV: @count flow label bits; else NULL */
+	struct mrc_ev_srv6 *srv6;	/* format SRV6: @count EVs' segments; else NULL */
 };
 
 struct mrc_profiles {
@@ -72,6 +75,9 @@ struct mrc_profile_snap {
 	u32 policy;
 	u16 *sport;
 	u8 *weight;
+	u8 *plane;			/* 0: the path set spreads the EV over its planes */
+	u16 *label;			/* NULL unless the profile is of format STEV */
+	struct mrc_ev_srv6 *srv6;	/* NULL unless the profile is of format SRV6 */
 };
 
 int mrc_profile_snap_default(struct mrc_dev *mdev, struct mrc_profile_snap *snap);

@@ -154,6 +154,7 @@ struct mrc_resp {
 	u32 rsn_done;			/* receive completions posted */
 	u32 msn_done;			/* messages completed */
 	u32 since_ack;			/* new packets since the last ACK */
+	u8 rx_plane;			/* the plane the last request came in on */
 	bool ce_seen;			/* one of them came CE-marked: echo it */
 	u32 ack_ev;			/* EV of the packet that asked for it */
 	struct mrc_read_job *reads;	/* ring of max_dest_rd_atomic jobs */
@@ -251,7 +252,7 @@ int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_free(struct mrc_qp *qp);
 void mrc_resp_start(struct mrc_qp *qp);
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, u16 ev);
+		   struct sk_buff *skb, u16 ev, u8 plane);
 void mrc_resp_flush(struct mrc_qp *qp);
 void mrc_resp_discard(struct mrc_qp *qp);
 void mrc_resp_stop(struct mrc_qp *qp);

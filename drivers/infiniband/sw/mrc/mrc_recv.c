@@ -68,7 +68,7 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 
 	ev = ntohs(udp_hdr(skb)->source);
 	if (mrc_opcode_is_request(hdr.opcode))
-		mrc_resp_recv(qp, &hdr, skb, ev);
+		mrc_resp_recv(qp, &hdr, skb, ev, (u8)mrc_plane_of_rcu(mdev, skb->dev));
 	else
 		mrc_comp_recv(qp, &hdr, skb);
 put:

@@ -482,7 +482,7 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	WRITE_ONCE(qp->req.tx_retransmits, qp->req.tx_retransmits + retx);
 	if (retx)
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RETRANSMITS);
-	return mrc_pkt_send(qp, skb, pick.sport);
+	return mrc_pkt_send(qp, skb, &pick.tx);
 }
 
 /* The timer interval: the RTO, doubled per expiry without progress. */

@@ -143,11 +143,21 @@ void mrc_resp_discard(struct mrc_qp *qp)
 }
 
 /*
- * An ACK or NAK answering a packet that came on @ev (echoed), sent with UDP
- * source port @sport.
+ * A packet back on the port a request came on: routed to the peer (no
+ * segments) on the plane the request came in on, the fabric's hash takes
+ * it back over the path of that port. Under resp.lock.
  */
+static void mrc_resp_port_tx(struct mrc_qp *qp, u16 ev, struct mrc_ev_tx *tx)
+{
+	tx->sport = ev;
+	tx->plane = qp->resp.rx_plane;
+	tx->has_label = false;
+	tx->srv6.nr_sids = 0;
+}
+
+/* An ACK or NAK answering a packet that came on @ev (echoed), sent as @tx says. */
 static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
-				 u32 nak_psn, bool fatal, u16 ev, u16 sport)
+				 u32 nak_psn, bool fatal, u16 ev, const struct mrc_ev_tx *tx)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
@@ -177,7 +187,7 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
 	if (!skb)
 		return;
-	if (!mrc_pkt_send(qp, skb, sport))
+	if (!mrc_pkt_send(qp, skb, tx))
 		mrc_stats_inc(mdev, nak ? MRC_CNT_NAKS_SENT : MRC_CNT_ACKS_SENT);
 	resp->since_ack = 0;
 }
@@ -186,7 +196,10 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
 			      u32 nak_psn, bool fatal, u16 ev)
 {
-	mrc_resp_send_ack_on(qp, nak, nak_value, nak_psn, fatal, ev, ev);
+	struct mrc_ev_tx tx;
+
+	mrc_resp_port_tx(qp, ev, &tx);
+	mrc_resp_send_ack_on(qp, nak, nak_value, nak_psn, fatal, ev, &tx);
 }
 
 /*
@@ -320,9 +333,13 @@ static void mrc_resp_send_atomic_resp(struct mrc_qp *qp, u32 psn, u32 msn,
 	struct sk_buff *skb;
 	void *payload;
 
+	struct mrc_ev_tx tx;
+
 	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
-	if (skb)
-		mrc_pkt_send(qp, skb, ev);
+	if (!skb)
+		return;
+	mrc_resp_port_tx(qp, ev, &tx);
+	mrc_pkt_send(qp, skb, &tx);
 }
 
 static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e,
@@ -457,6 +474,7 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_ev_tx tx;
 
 	while (budget > 0 && resp->read_head != resp->read_tail &&
 	       mrc_qp_state(qp) != IB_QPS_ERR) {
@@ -488,15 +506,17 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 					IB_ACCESS_REMOTE_READ, job->va + off, seg);
 			if (IS_ERR(mr)) {
 				kfree_skb(skb);
-				mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0,
-						  job->psn, false, mrc_qp_next_ev(qp));
+				mrc_qp_next_ev(qp, &tx);
+				mrc_resp_send_ack_on(qp, MRC_NAK_REMOTE_ACCESS, 0, job->psn,
+						     false, tx.sport, &tx);
 				resp->read_head++;
 				continue;
 			}
 			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
 			mrc_mr_put(mr);
 		}
-		mrc_pkt_send(qp, skb, mrc_qp_next_ev(qp));
+		mrc_qp_next_ev(qp, &tx);
+		mrc_pkt_send(qp, skb, &tx);
 		job->next++;
 		budget--;
 	}
@@ -543,7 +563,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 }
 
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, u16 ev)
+		   struct sk_buff *skb, u16 ev, u8 plane)
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_resp *resp = &qp->resp;
@@ -566,6 +586,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
 		goto unlock;
 	}
+	resp->rx_plane = plane;	/* where our answers on its port go */
 	cum = mrc_rx_window_cum(&resp->rxw);
 	if (hdr->opcode == MRC_OP_READ_REQ)
 		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
@@ -580,8 +601,12 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		 * EV, whose return path may be the dead one every time; a
 		 * second copy takes one of our own EVs.
 		 */
-		if (hdr->flags & MRC_WIRE_F_ACK_REQ)
-			mrc_resp_send_ack_on(qp, 0, 0, 0, false, ev, mrc_qp_next_ev(qp));
+		if (hdr->flags & MRC_WIRE_F_ACK_REQ) {
+			struct mrc_ev_tx tx;
+
+			mrc_qp_next_ev(qp, &tx);
+			mrc_resp_send_ack_on(qp, 0, 0, 0, false, ev, &tx);
+		}
 		goto out;
 	}
 	if (psn + n - 1 - cum >= qp->window || n > qp->window) {

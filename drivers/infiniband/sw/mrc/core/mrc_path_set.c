@@ -328,7 +328,8 @@ static bool mrc_tick_full(const struct mrc_path_tick *t)
 static void mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
 {
 	t->probes[t->nr_probes].ev = ev;
-	t->probes[t->nr_probes].probe_id = ++ps->probe_seq;
+	ps->probe_seq = ps->probe_seq >= MRC_PATH_PROBE_ID_MAX ? 1U : ps->probe_seq + 1U;
+	t->probes[t->nr_probes].probe_id = ps->probe_seq;
 	t->nr_probes++;
 }
 

@@ -93,6 +93,12 @@ enum mrc_spray_policy {
 #define MRC_EV_PROBE_TIMEOUT_NS		1000000000ULL
 #define MRC_EV_PROBE_CONTROL_NS		50000000ULL	/* a control probe unanswered: another */
 #define MRC_EV_PROBE_INTERVAL_NS	100000000ULL	/* between probes of an ASSUMED_BAD EV */
+/*
+ * The probe ids path sets give out run 1 ... MRC_PATH_PROBE_ID_MAX and wrap;
+ * ids above are the controller's one-shot probes (mrc_nl_probe.c), whose
+ * answers never reach a path set.
+ */
+#define MRC_PATH_PROBE_ID_MAX		0x7fffffffU
 
 /* 64-bit words of caller storage the usable bitmap of @nr_ev EVs needs. */
 #define MRC_PATH_SET_WORDS(nr_ev)	(((nr_ev) + 63U) / 64U)

@@ -98,6 +98,33 @@ int mrc_prof_udp_port(const uint8_t *bytes, uint32_t len, uint16_t *port, const 
 	return 0;
 }
 
+/* Whether @fields, within @ev_bits, generate at least @count EVs. */
+static int mrc_prof_gen_check(const struct mrc_ev_field *fields, uint32_t nr_fields,
+			      uint32_t ev_bits, uint32_t count, const char **why)
+{
+	int err;
+
+	err = mrc_ev_fields_check(fields, nr_fields, ev_bits, why);
+	if (err)
+		return err;
+	if (mrc_ev_fields_count(fields, nr_fields) < count) {
+		*why = "the fields generate fewer EVs than count";
+		return -MRC_EINVAL;
+	}
+	return 0;
+}
+
+/* EV number @i of @fields, into @ev. */
+static int mrc_prof_gen_ev(const struct mrc_ev_field *fields, uint32_t nr_fields, uint32_t i,
+			   uint8_t ev[MRC_EV_BYTES], const char **why)
+{
+	int err = mrc_ev_generate(fields, nr_fields, i, ev);
+
+	if (err)
+		*why = "the fields generate fewer EVs than count";
+	return err;
+}
+
 /*
  * @count UDP ports generated from @fields (their widths add up to at most
  * 16 bits, the port's; EV i is mrc_ev_generate()'s number i).
@@ -109,22 +136,13 @@ int mrc_prof_gen_udp_ports(const struct mrc_ev_field *fields, uint32_t nr_fields
 	uint32_t i;
 	int err;
 
-	err = mrc_ev_fields_check(fields, nr_fields, 16U, why);
-	if (err)
-		return err;
-	if (mrc_ev_fields_count(fields, nr_fields) < count) {
-		*why = "the fields generate fewer EVs than count";
-		return -MRC_EINVAL;
+	err = mrc_prof_gen_check(fields, nr_fields, 16U, count, why);
+	for (i = 0; !err && i < count; i++) {
+		err = mrc_prof_gen_ev(fields, nr_fields, i, ev, why);
+		if (!err)
+			ports[i] = (uint16_t)((uint16_t)ev[0] << 8 | ev[1]);
 	}
-	for (i = 0; i < count; i++) {
-		err = mrc_ev_generate(fields, nr_fields, i, ev);
-		if (err) {
-			*why = "the fields generate fewer EVs than count";
-			return err;
-		}
-		ports[i] = (uint16_t)((uint16_t)ev[0] << 8 | ev[1]);
-	}
-	return 0;
+	return err;
 }
 
 /* The device's own EVs (AUTO): @count ports from MRC_PROF_AUTO_PORT up. */
@@ -140,4 +158,112 @@ int mrc_prof_auto_ports(uint32_t count, uint16_t *ports, const char **why)
 	for (i = 0; i < count; i++)
 		ports[i] = (uint16_t)(MRC_PROF_AUTO_PORT + i);
 	return 0;
+}
+
+/*
+ * A STEV EV: 4 bytes, big-endian; the high 16 bits go into the flow label,
+ * the low 16 are the UDP source port.
+ */
+int mrc_prof_stev_ev(const uint8_t *bytes, uint32_t len, uint16_t *port, uint16_t *label,
+		     const char **why)
+{
+	*why = NULL;
+	if (len != MRC_PROF_STEV_BYTES) {
+		*why = "a STEV EV is 4 bytes: 16 bits of flow label, then the UDP source port";
+		return -MRC_EINVAL;
+	}
+	*label = (uint16_t)((uint16_t)bytes[0] << 8 | bytes[1]);
+	*port = (uint16_t)((uint16_t)bytes[2] << 8 | bytes[3]);
+	return 0;
+}
+
+/* @count STEV EVs generated from @fields (at most 32 bits in all). */
+int mrc_prof_gen_stev(const struct mrc_ev_field *fields, uint32_t nr_fields, uint32_t count,
+		      uint16_t *ports, uint16_t *labels, const char **why)
+{
+	uint8_t ev[MRC_EV_BYTES];
+	uint32_t i;
+	int err;
+
+	err = mrc_prof_gen_check(fields, nr_fields, 32U, count, why);
+	for (i = 0; !err && i < count; i++) {
+		err = mrc_prof_gen_ev(fields, nr_fields, i, ev, why);
+		if (!err)
+			err = mrc_prof_stev_ev(ev, MRC_PROF_STEV_BYTES, &ports[i], &labels[i], why);
+	}
+	return err;
+}
+
+/*
+ * Whether @a can be a segment: a unicast address a router can route to
+ * (not unspecified, loopback, multicast, link-local or IPv4-mapped).
+ */
+static bool mrc_prof_sid_routable(const uint8_t *a)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	uint32_t i, zero = 0;
+
+	for (i = 0; i < MRC_PROF_SID_BYTES - 1U; i++)
+		zero += !a[i];
+	if (zero == MRC_PROF_SID_BYTES - 1U && a[15] <= 1U)
+		return false;	/* :: and ::1 */
+	if (a[0] == 0xffU || (a[0] == 0xfeU && (a[1] & 0xc0U) == 0x80U))
+		return false;	/* ff00::/8, fe80::/10 */
+	return memcmp(a, v4mapped, sizeof(v4mapped)) != 0;
+}
+
+/*
+ * An SRV6 EV from its bytes: 16 (the destination) or 32 (the destination,
+ * then one more segment), each a routable IPv6 address.
+ */
+int mrc_prof_srv6_ev(const uint8_t *bytes, uint32_t len, struct mrc_ev_srv6 *ev,
+		     const char **why)
+{
+	uint32_t i;
+
+	*why = NULL;
+	if (len != MRC_PROF_SID_BYTES && len != MRC_PROF_SRV6_SIDS * MRC_PROF_SID_BYTES) {
+		*why = "an SRV6 EV is 16 bytes (a destination) or 32 (and one SRH segment)";
+		return -MRC_EINVAL;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->nr_sids = (uint8_t)(len / MRC_PROF_SID_BYTES);
+	for (i = 0; i < ev->nr_sids; i++) {
+		memcpy(ev->sid[i], bytes + i * MRC_PROF_SID_BYTES, MRC_PROF_SID_BYTES);
+		if (!mrc_prof_sid_routable(ev->sid[i])) {
+			*why = "an SRV6 EV's segments are routable unicast IPv6 addresses";
+			return -MRC_EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The bits a generated SRV6 EV has under a format of @widths: one segment
+ * (128) when the fields fit in it, else two (256).
+ */
+uint32_t mrc_prof_srv6_bits(const uint32_t *widths, uint32_t nr_widths)
+{
+	uint32_t i, sum = 0;
+
+	for (i = 0; i < nr_widths; i++)
+		sum += widths[i];
+	return sum > 128U ? 256U : 128U;
+}
+
+/* @count SRV6 EVs of @ev_bits (128 or 256) generated from @fields. */
+int mrc_prof_gen_srv6(const struct mrc_ev_field *fields, uint32_t nr_fields, uint32_t ev_bits,
+		      uint32_t count, struct mrc_ev_srv6 *evs, const char **why)
+{
+	uint8_t ev[MRC_EV_BYTES];
+	uint32_t i;
+	int err;
+
+	err = mrc_prof_gen_check(fields, nr_fields, ev_bits, count, why);
+	for (i = 0; !err && i < count; i++) {
+		err = mrc_prof_gen_ev(fields, nr_fields, i, ev, why);
+		if (!err)
+			err = mrc_prof_srv6_ev(ev, ev_bits / 8U, &evs[i], why);
+	}
+	return err;
 }

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# A spine failing under a running mrc_stress on the leaf-spine fabric (lib_clos.sh), and its
+# repair: the scenario multipath.sh runs over ECMP and multipath_srv6.sh over SRv6. Source
+# after lib.sh, lib_fabric.sh and lib_clos.sh. The caller may set:
+FAILOVER_FABRIC=${FAILOVER_FABRIC:-"clos_fabric 4"}	# builds the fabric and its profiles
+FAILOVER_MARKED_MIN=${FAILOVER_MARKED_MIN:-24}		# EVs of B the failure may kill
+FAILOVER_MARKED_MAX=${FAILOVER_MARKED_MAX:-128}
+FAILOVER_SPINE=${FAILOVER_SPINE:-2}			# the spine that BREAK breaks (or one of them)
+FAILOVER_REF_SPINE=${FAILOVER_REF_SPINE:-1}		# one that stays whole
+FAILOVER_STRESS_SECS=${FAILOVER_STRESS_SECS:-30}	# long enough to outlast BREAK and REPAIR
+
+# the data packets B's ASSUMED_BAD EVs towards A carried so far
+evs_b_exist() { [ "$(nb mrcctl -j ev show dev mrcstb | jq length)" -gt 0 ]; }
+bad_evs_packets() { evs_b state assumed-bad | jq '[.[].packets] | add // 0'; }
+
+# A failure of spine FAILOVER_SPINE under a running mrc_stress: BREAK and REPAIR are
+# commands. Host B's EVs through the broken spine are dead paths: host B marks them
+# ASSUMED_BAD and moves their traffic to the other spines, with every byte verified and no
+# QP error; once repaired, probes return the EVs to GOOD and traffic crosses that spine
+# again. A healthy fabric marks nothing first.
+spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
+	local what=$1 break=$2 repair=$3
+	local pid monpid marked t0 t1 t_mark t_back bytes0 bytes1 ref0 ref1 pkts0 pkts1
+	local out=/tmp/multipath-stress.out mon=/tmp/multipath-monitor.out
+	$FAILOVER_FABRIC
+	stress --seconds 6 --qps 2 --seed 11
+	stress_passed
+	assert_eq "$(counter mrcstb ev_marked_bad)$(counter mrcsta ev_marked_bad)" 00 \
+		"EVs marked bad on a healthy fabric (B, A)"
+
+	(stress --seconds "$FAILOVER_STRESS_SECS" --qps 2 --seed 12) >$out 2>&1 &
+	pid=$!
+	ip netns exec mstb mrcctl -j monitor >$mon 2>&1 &	# not via nb: $! must be mrcctl
+	monpid=$!
+	wait_until 10 monitor_joined
+	sleep 5
+	t0=$(now_ms)
+	$break
+	t1=$(now_ms)	# the commands take a while under emulation: t0..t1 is when it broke
+	wait_until 10 counter_ge mrcstb ev_marked_bad 1
+	sleep 4
+	marked=$(counter mrcstb ev_marked_bad)
+	# the events reached mrcctl monitor; the first one's kernel time says how fast
+	t_mark=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"assumed-bad\")] |
+		(.[0].time_ns / 1000000 | floor)" $mon)
+	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "assumed-bad" and
+		.reason == "loss")] | length' $mon)" "$marked" "ASSUMED_BAD events seen by mrcctl monitor"
+	echo "$what: B marked $marked EVs, A $(counter mrcsta ev_marked_bad)"
+	# the broken spines' share of B's EVs: exactly, when B routes them (SRv6, planes), or
+	# by the draw of the leaves' hash
+	[ "$marked" -ge "$FAILOVER_MARKED_MIN" ] && [ "$marked" -le "$FAILOVER_MARKED_MAX" ] ||
+		fail "$marked EVs marked bad"
+	bytes0=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
+	ref0=$(clos_spine_bytes_from_b $FAILOVER_REF_SPINE)
+	pkts0=$(bad_evs_packets)
+	sleep 3
+	pkts1=$(bad_evs_packets)
+	bytes1=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
+	ref1=$(clos_spine_bytes_from_b $FAILOVER_REF_SPINE)
+	echo "$what: first EV marked $((t_mark - t1))..$((t_mark - t0)) ms after the failure" \
+		"(kernel time; the range is how long the commands took); in 3 s" \
+		"spine $FAILOVER_SPINE carried $((bytes1 - bytes0)) bytes from B," \
+		"spine $FAILOVER_REF_SPINE $((ref1 - ref0));" \
+		"data packets on the ASSUMED_BAD EVs: $pkts0 -> $pkts1"
+	assert_eq "$pkts1" "$pkts0" "data packets on ASSUMED_BAD EVs"
+	[ $(((bytes1 - bytes0) * 4)) -lt $((ref1 - ref0)) ] ||
+		fail "traffic still crosses spine $FAILOVER_SPINE"
+
+	$repair
+	t0=$(now_ms)	# the fabric is whole again from here
+	wait_until 10 counter_ge mrcstb ev_recovered "$marked"
+	# and whatever host A marked (its EVs through a spine whose way to B died) comes back too
+	wait_until 10 counter_ge mrcsta ev_recovered "$(counter mrcsta ev_marked_bad)"
+	# the last EV's GOOD event, by its kernel time
+	t_back=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"good\")] |
+		(.[-1].time_ns / 1000000 | floor) - $t0" $mon)
+	bytes0=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
+	sleep 3
+	bytes1=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
+	echo "$what repaired: every EV GOOD again ${t_back} ms after the repair;" \
+		"spine $FAILOVER_SPINE carried $((bytes1 - bytes0)) bytes from B in 3 s"
+	[ $((bytes1 - bytes0)) -ge 1000000 ] || fail "spine $FAILOVER_SPINE is not used again"
+
+	kill -TERM $monpid
+	wait $monpid || fail "mrcctl monitor exited with $?"
+	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "good" and
+		.reason == "probe")] | length' $mon)" "$marked" "GOOD-again events seen by mrcctl monitor"
+	wait $pid || { cat $out; fail "mrc_stress failed across the failure"; }
+	cat $out
+	STRESS_OUT=$(cat $out)
+	stress_passed
+	no_qp_errors
+	[ "$(counter mrcstb ev_marked_bad)" -eq "$marked" ] || fail "more EVs marked after the repair"
+}
