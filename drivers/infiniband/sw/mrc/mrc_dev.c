@@ -153,7 +153,31 @@ struct mrc_dev *mrc_dev_get_by_index(const struct net *net, u32 index)
 	return mdev;
 }
 
-/* Insert @mdev unless its netdev already carries an mrc device. */
+/*
+ * Attach @ndev as plane @id of @mdev unless it is some device's netdev or
+ * plane already: under the same lock as mrc_dev_claim_netdev(), so a device
+ * being made on @ndev and a plane-add of it cannot both win. Registered or
+ * not, every device on the list counts. Under RTNL (the planes' writers).
+ */
+int mrc_dev_claim_plane(struct mrc_dev *mdev, u32 id, struct net_device *ndev)
+{
+	struct mrc_dev *other;
+	int err = 0;
+
+	spin_lock(&mrc_devs_lock);
+	list_for_each_entry(other, &mrc_devs, list) {
+		if (other->ndev == ndev || mrc_plane_of_rcu(other, ndev)) {
+			err = -EBUSY;
+			break;
+		}
+	}
+	if (!err)
+		rcu_assign_pointer(mdev->planes.ndev[id], ndev);
+	spin_unlock(&mrc_devs_lock);
+	return err;
+}
+
+/* Insert @mdev unless its netdev already carries an mrc device or is a plane. */
 static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
 {
 	struct mrc_dev *other;

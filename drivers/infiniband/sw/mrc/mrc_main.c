@@ -29,8 +29,8 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct mrc_dev *mdev;
 
 	/* a device's plane going (or moving to another namespace) is let go of */
-	if (event == NETDEV_UNREGISTER && mrc_plane_netdev_gone(ndev))
-		return NOTIFY_OK;
+	if (event == NETDEV_UNREGISTER)
+		mrc_plane_netdev_gone(ndev);
 	mdev = mrc_dev_get_by_netdev(ndev);
 	if (!mdev)
 		return NOTIFY_DONE;

@@ -299,6 +299,17 @@ static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct
 	uh->len = htons(skb->len);
 	skb_dst_set(skb, dst);
 	udp6_set_csum(false, skb, &av->saddr.v6, &av->daddr.v6, skb->len);
+	/*
+	 * A NIC that offloads only plain IPv6 checksums (NETIF_F_IPV6_CSUM)
+	 * may not find the UDP header behind the SRH: checksum in software.
+	 */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && !(dst->dev->features & NETIF_F_HW_CSUM)) {
+		err = skb_checksum_help(skb);
+		if (err) {
+			kfree_skb(skb);
+			return err;
+		}
+	}
 
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);

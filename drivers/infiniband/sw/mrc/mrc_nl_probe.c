@@ -190,7 +190,7 @@ static int mrc_nl_probe_run(struct genl_info *info, struct mrc_path *path,
 	list_del(&w->node);
 	spin_unlock_bh(&mrc_nl_probes_lock);
 	if (left < 0)
-		return left;	/* a signal: the caller goes, nothing to tell */
+		return -EINTR;	/* a signal: the caller goes, nothing to tell */
 	err = mrc_nl_probe_reply(info, path, w);
 	return err;
 }

@@ -38,7 +38,8 @@ struct net_device *mrc_plane_dev_rcu(struct mrc_dev *mdev, u32 id)
 {
 	if (!id || id > MRC_PLANES_MAX || test_bit(id, &mdev->planes.admin_down))
 		return NULL;
-	return rcu_dereference(mdev->planes.ndev[id]);
+	/* the transmit path reads under rcu_read_lock_bh() */
+	return rcu_dereference_check(mdev->planes.ndev[id], rcu_read_lock_bh_held());
 }
 
 u32 mrc_plane_of_rcu(struct mrc_dev *mdev, const struct net_device *ndev)
@@ -87,23 +88,6 @@ static void mrc_plane_find(struct mrc_dev *mdev, void *arg)
 	}
 }
 
-/* Under RTNL: whether @ndev is any device's netdev or plane. */
-static bool mrc_plane_netdev_taken(struct net_device *ndev)
-{
-	struct mrc_plane_gone g = { .ndev = ndev };
-	struct mrc_dev *mdev;
-
-	mdev = mrc_dev_get_by_netdev(ndev);
-	if (mdev) {
-		mrc_dev_put(mdev);
-		return true;
-	}
-	mrc_dev_for_each(mrc_plane_find, &g);
-	if (g.mdev)
-		mrc_dev_put(g.mdev);
-	return g.mdev;
-}
-
 int mrc_plane_attach(struct mrc_dev *mdev, u32 id, struct net_device *ndev,
 		     struct netlink_ext_ack *extack)
 {
@@ -124,13 +108,13 @@ int mrc_plane_attach(struct mrc_dev *mdev, u32 id, struct net_device *ndev,
 		NL_SET_ERR_MSG_MOD(extack, "the netdev is going away");
 		return -ENODEV;
 	}
-	if (mrc_plane_netdev_taken(ndev)) {
+	clear_bit(id, &mdev->planes.admin_down);
+	if (mrc_dev_claim_plane(mdev, id, ndev)) {
 		NL_SET_ERR_MSG_MOD(extack, "the netdev is an mrc device's netdev or plane already");
 		return -EBUSY;
 	}
+	/* RTNL held: it cannot unregister before we hold it */
 	netdev_hold(ndev, &mdev->planes.tracker[id], GFP_KERNEL);
-	clear_bit(id, &mdev->planes.admin_down);
-	rcu_assign_pointer(mdev->planes.ndev[id], ndev);
 	return 0;
 }
 
