@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A spine failing under a running mrc_stress on the leaf-spine fabric (lib_clos.sh), and its
-# repair: the scenario multipath.sh runs over ECMP and multipath_srv6.sh over SRv6. Source
-# after lib.sh, lib_fabric.sh and lib_clos.sh. The caller may set:
+# repair: the scenario of multipath.sh (ECMP), multipath_srv6.sh (SRv6) and
+# multipath_planes.sh (two planes). Source after lib.sh, lib_fabric.sh and lib_clos.sh.
+# The caller may set:
 FAILOVER_FABRIC=${FAILOVER_FABRIC:-"clos_fabric 4"}	# builds the fabric and its profiles
 FAILOVER_MARKED_MIN=${FAILOVER_MARKED_MIN:-24}		# EVs of B the failure may kill
 FAILOVER_MARKED_MAX=${FAILOVER_MARKED_MAX:-128}
