@@ -153,6 +153,17 @@ struct mrc_dev *mrc_dev_get_by_index(const struct net *net, u32 index)
 	return mdev;
 }
 
+/* Under mrc_devs_lock: whether @ndev is any listed device's netdev or plane. */
+static bool mrc_dev_netdev_taken_locked(const struct net_device *ndev)
+{
+	struct mrc_dev *other;
+
+	list_for_each_entry(other, &mrc_devs, list)
+		if (other->ndev == ndev || mrc_plane_of_rcu(other, ndev))
+			return true;
+	return false;
+}
+
 /*
  * Attach @ndev as plane @id of @mdev unless it is some device's netdev or
  * plane already: under the same lock as mrc_dev_claim_netdev(), so a device
@@ -161,17 +172,12 @@ struct mrc_dev *mrc_dev_get_by_index(const struct net *net, u32 index)
  */
 int mrc_dev_claim_plane(struct mrc_dev *mdev, u32 id, struct net_device *ndev)
 {
-	struct mrc_dev *other;
 	int err = 0;
 
 	spin_lock(&mrc_devs_lock);
-	list_for_each_entry(other, &mrc_devs, list) {
-		if (other->ndev == ndev || mrc_plane_of_rcu(other, ndev)) {
-			err = -EBUSY;
-			break;
-		}
-	}
-	if (!err)
+	if (mrc_dev_netdev_taken_locked(ndev))
+		err = -EBUSY;
+	else
 		rcu_assign_pointer(mdev->planes.ndev[id], ndev);
 	spin_unlock(&mrc_devs_lock);
 	return err;
@@ -180,17 +186,12 @@ int mrc_dev_claim_plane(struct mrc_dev *mdev, u32 id, struct net_device *ndev)
 /* Insert @mdev unless its netdev already carries an mrc device or is a plane. */
 static int mrc_dev_claim_netdev(struct mrc_dev *mdev)
 {
-	struct mrc_dev *other;
 	int err = 0;
 
 	spin_lock(&mrc_devs_lock);
-	list_for_each_entry(other, &mrc_devs, list) {
-		if (other->ndev == mdev->ndev || mrc_plane_of_rcu(other, mdev->ndev)) {
-			err = -EEXIST;
-			break;
-		}
-	}
-	if (!err)
+	if (mrc_dev_netdev_taken_locked(mdev->ndev))
+		err = -EEXIST;
+	else
 		list_add_tail_rcu(&mdev->list, &mrc_devs);
 	spin_unlock(&mrc_devs_lock);
 	return err;
