@@ -397,6 +397,60 @@ TEST(PathSet, AProbeIsMissedOnceALaterOneWasAnsweredAndAGracePassed) {
     EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 1, ps->ev[1].probe_id, now + 1, &change));
 }
 
+// The probes of one tick share a time stamp but leave one after another: the first answer
+// of a round judges none of the probes sent after it, the answer of the last (the control)
+// judges them all.
+TEST(PathSet, AnAnswerJudgesOnlyTheProbesSentBeforeIt) {
+    PathSet ps(16);
+    for (uint32_t ev = 0; ev < 6; ev++)
+        ASSERT_TRUE(ps.lose(ev));
+    const uint64_t now = 1000;
+    auto probes = ps.tick(now);
+    ASSERT_EQ(probes.size(), 7U) << "six suspects and a control";
+    ASSERT_EQ(probes[0].ev, 0U);
+    mrc_ev_change change{};
+    ASSERT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, probes[0].probe_id, now + 500, &change));
+    // long after the first answer: the others are still out, and nobody was judged
+    EXPECT_TRUE(ps.tick(now + 500 + 3 * MRC_EV_PROBE_GRACE_NS).empty());
+    for (uint32_t ev = 1; ev < 6; ev++)
+        EXPECT_EQ(ps->ev[ev].probes_missed, 0U) << ev;
+    // the control answers; EV 3's probe stays out, the rest come in
+    for (std::size_t i = 1; i < probes.size(); i++) {
+        if (probes[i].ev != 3) {
+            ASSERT_FALSE(mrc_path_set_probe_answered(ps.get(), probes[i].ev, probes[i].probe_id,
+                                                     now + 4 * MRC_EV_PROBE_GRACE_NS, &change));
+        }
+    }
+    for (uint32_t ev = 0; ev < 6; ev++)
+        EXPECT_EQ(mrc_path_set_usable(ps.get(), ev), ev != 3) << ev;
+    // the grace is the control's round trip, four of MRC_EV_PROBE_GRACE_NS
+    EXPECT_TRUE(ps.tick(now + 8 * MRC_EV_PROBE_GRACE_NS - 1).empty());
+    probes = ps.tick(now + 8 * MRC_EV_PROBE_GRACE_NS);
+    EXPECT_EQ(ps->ev[3].probes_missed, 1U) << "judged by the control, sent after it";
+    EXPECT_NE(PathSet::probe_on(probes, 3), 0U) << "and probed again";
+    EXPECT_TRUE(ps.changes().empty());
+}
+
+// Answers that took long lately stretch the grace: a quick control answer does not condemn a
+// probe on a path as slow as the recent ones.
+TEST(PathSet, TheGraceIsTheRecentHighOfProbeRoundTrips) {
+    PathSet ps(8);
+    ASSERT_TRUE(ps.lose(1));
+    constexpr uint64_t slow = 30'000'000;
+    ps.answer(ps.tick(0), slow, MRC_PROFILE_EV_MAX);
+    ASSERT_TRUE(mrc_path_set_usable(ps.get(), 1));
+    EXPECT_EQ(ps->probe_rtt_high_ns, slow);
+    ASSERT_TRUE(ps.lose(2));
+    const uint64_t t = 2 * slow;
+    ps.answer(ps.tick(t), t + 100'000, 2); // the control answers in 100 us
+    // the control's answer brought the high down by an eighth: still most of 30 ms
+    EXPECT_TRUE(ps.tick(t + 100'000 + slow / 2).empty()) << "still in its grace";
+    EXPECT_EQ(ps->ev[2].probes_missed, 0U);
+    ps.tick(t + 100'000 + slow);
+    EXPECT_EQ(ps->ev[2].probes_missed, 1U);
+    EXPECT_LT(ps->probe_rtt_high_ns, slow) << "and the high comes down with quick answers";
+}
+
 TEST(PathSet, AStallThatDelaysEveryAnswerCondemnsNothing) {
     PathSet ps(4);
     ASSERT_TRUE(ps.lose(2));
@@ -478,6 +532,35 @@ TEST(PathSet, AssumedBadIsProbedEveryIntervalAndComesBackAfterAnswersInARow) {
     EXPECT_GT(ps->ev[0].changed_ns, marked);
 }
 
+TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {
+    constexpr uint32_t bad = MRC_EV_PROBE_BUDGET + 36;
+    PathSet ps(256);
+    for (uint32_t ev = 0; ev < bad; ev++)
+        ASSERT_TRUE(ps.lose(ev));
+    // nothing is ever answered: every suspect goes ASSUMED_BAD at the last resort
+    uint64_t now = 0;
+    for (int i = 0; i < 10'000 && ps->nr_bad < bad; i++, now += MRC_EV_PROBE_TIMEOUT_NS / 4)
+        ps.tick(now);
+    ASSERT_EQ(ps->nr_bad, bad);
+    // an interval after the last verdict every one of them is due
+    now += MRC_EV_PROBE_TIMEOUT_NS + MRC_EV_PROBE_INTERVAL_NS;
+    std::set<uint32_t> first;
+    for (int i = 0; i < 100; i++)
+        for (const mrc_ev_probe &p : ps.tick(now + i))
+            if (p.ev < bad)
+                first.insert(p.ev);
+    EXPECT_EQ(first.size(), MRC_EV_PROBE_BUDGET) << "one interval's budget";
+    // the next interval begins with those left out
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    std::set<uint32_t> second;
+    for (int i = 0; i < 100; i++)
+        for (const mrc_ev_probe &p : ps.tick(now + i))
+            if (p.ev < bad)
+                second.insert(p.ev);
+    for (uint32_t ev = 0; ev < bad; ev++)
+        EXPECT_TRUE(first.count(ev) || second.count(ev)) << ev << " never probed";
+}
+
 TEST(PathSet, TickStopsWhenItsArraysAreFullAndGoesOnNextTime) {
     PathSet ps(32);
     for (uint32_t e = 0; e < 16; e++)
@@ -528,7 +611,9 @@ TEST(PathSet, NothingUsableFallsBackToTheOthersThenNothing) {
         EXPECT_EQ(ps.last_rc(), 1);
     }
     EXPECT_EQ(hits[0], 10); // 1 is avoided while 0 will do, 2 is denied
-    EXPECT_EQ(ps.pick(), 1) << "a suspect EV before an ASSUMED_BAD one";
+    // suspect and ASSUMED_BAD in turn: no single suspect EV takes everything
+    EXPECT_EQ(ps.pick(), 1);
+    EXPECT_EQ(ps.pick(), 0);
     EXPECT_EQ(ps.pick(), 1);
     ASSERT_EQ(mrc_path_set_deny(ps.get(), 0, true, 1, &change), 1);
     EXPECT_EQ(ps.pick(1), 1); // the avoided one, since nothing else is left

@@ -331,10 +331,12 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		   bool account, struct mrc_path_pick *pick)
 {
 	u32 ev = 0;
+	int rc;
 
 	if (!path) {	/* no AV yet: nothing is sent before RTR */
 		pick->ev = 0;
 		pick->seq = 0;
+		pick->usable = true;
 		pick->tx.sport = MRC_DEFAULT_PROFILE_PORT;
 		pick->tx.plane = 0;
 		pick->tx.has_label = false;
@@ -342,9 +344,11 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		return;
 	}
 	spin_lock_bh(&path->lock);
-	if (mrc_path_set_pick(&path->ps, cur, avoid, &ev) < 0)
+	rc = mrc_path_set_pick(&path->ps, cur, avoid, &ev);
+	if (rc < 0)
 		ev = 0;
 	pick->ev = ev;
+	pick->usable = !rc;
 	pick->seq = account ? mrc_path_set_sent(&path->ps, ev) : 0;
 	spin_unlock_bh(&path->lock);
 	mrc_path_ev_tx(path, ev, &pick->tx);

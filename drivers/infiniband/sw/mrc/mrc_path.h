@@ -63,6 +63,7 @@ void mrc_paths_check_empty(struct mrc_dev *mdev);
 struct mrc_path_pick {
 	u32 ev;
 	u32 seq;
+	bool usable;		/* @ev carried data when picked: not a fallback */
 	struct mrc_ev_tx tx;
 };
 

@@ -56,6 +56,7 @@ struct mrc_tx_rec {
 	u8 account;
 	u8 acked;
 	u8 resent;			/* no RTT sample: which copy was acked? */
+	u8 fallback;			/* sent on an EV not usable: none was */
 };
 
 /* Requester and completer state, under @lock. */

@@ -398,6 +398,7 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_ki
 		rec->resent = retx;
 		rec->seq = pick->seq;
 		rec->ev = pick->ev;
+		rec->fallback = !pick->usable;
 		rec->account = !i;
 		rec->acked = 0;
 	}
@@ -603,7 +604,9 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
  * SACKed MRC_REORDER_PSNS beyond is taken as lost, at most once per RTO/4
  * per PSN -- or at once when its copy rode an EV that no longer carries
  * data (suspect, ASSUMED_BAD or denied since): what is in flight on a
- * failing path goes elsewhere without waiting for its own verdict.
+ * failing path goes elsewhere without waiting for its own verdict. A copy
+ * sent while no EV carried data waits its RTO/4 like any other: resent at
+ * once, it would go out again on every pass, a storm that starves the host.
  *
  * The per-EV rules of Documentation/multipath.rst (time and same-EV gap,
  * in the core) are not used yet: on a VM's veth one QP's packets pass
@@ -627,7 +630,7 @@ static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 		if (req->txw.sack_next - psn <= MRC_REORDER_PSNS)
 			break;
 		if (time_before(jiffies, rec->sent_at + rto / 4 + 1) &&
-		    mrc_path_ev_usable(qp->path, rec->ev))
+		    (rec->fallback || mrc_path_ev_usable(qp->path, rec->ev)))
 			continue;
 		mrc_req_resend_lost(qp, psn);
 		budget--;

@@ -161,15 +161,16 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 	}
 
 	/*
-	 * Nothing usable: a suspect EV (still GOOD) before an ASSUMED_BAD one,
-	 * @avoid only when nothing else is left.
+	 * Nothing usable: every EV not denied in turn, suspect and ASSUMED_BAD
+	 * alike, @avoid only when nothing else is left. Verdicts lag a fabric
+	 * that changes fast (an ECMP fabric rehashes on every link change), so
+	 * some of them work again; sending everything down the one EV still
+	 * GOOD would bet the QP on a path that is suspect already.
 	 */
-	for (pass = 0; pass < 4; pass++) {
-		uint8_t want = pass & 1 ? MRC_EV_ASSUMED_BAD : MRC_EV_GOOD;
-
+	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < ps->nr_ev; i++) {
-			e = (cur->next + i) % ps->nr_ev;
-			if (ps->ev[e].state != want || (e == avoid && pass < 2))
+			e = (mrc_ev_wrap(ps, cur->next) + i) % ps->nr_ev;
+			if (ps->ev[e].state == MRC_EV_DENIED || (e == avoid && !pass))
 				continue;
 			*ev = e;
 			cur->next = e + 1U;
@@ -325,28 +326,55 @@ static bool mrc_tick_full(const struct mrc_path_tick *t)
 	return t->nr_probes == t->max_probes || t->nr_changes == t->max_changes;
 }
 
-static void mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
+/* Whether probe @a was sent before probe @b (their places in the order; wraps). */
+static bool mrc_ord_before(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+/* Lists a probe on @ev for the caller to send; returns its place in the order. */
+static uint32_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
 {
 	t->probes[t->nr_probes].ev = ev;
 	ps->probe_seq = ps->probe_seq >= MRC_PATH_PROBE_ID_MAX ? 1U : ps->probe_seq + 1U;
 	t->probes[t->nr_probes].probe_id = ps->probe_seq;
 	t->nr_probes++;
+	return ++ps->probe_ord;
 }
 
-/* Whether a probe sent at @sent_ns is lost (see MRC_EV_PROBE_GRACE_NS). */
-static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t sent_ns, uint64_t now_ns)
+/* Whether probe @ord, sent at @sent_ns, is lost (see MRC_EV_PROBE_GRACE_NS). */
+static bool mrc_probe_missed(const struct mrc_path_set *ps, uint32_t ord, uint64_t sent_ns,
+			     uint64_t now_ns)
 {
-	uint64_t grace = ps->ref_rtt_ns > MRC_EV_PROBE_GRACE_NS ? ps->ref_rtt_ns :
-				MRC_EV_PROBE_GRACE_NS;
+	uint64_t grace = ps->ref_rtt_ns > ps->probe_rtt_high_ns ? ps->ref_rtt_ns :
+				ps->probe_rtt_high_ns;
 
+	if (grace < MRC_EV_PROBE_GRACE_NS)
+		grace = MRC_EV_PROBE_GRACE_NS;
 	if (now_ns - sent_ns >= MRC_EV_PROBE_TIMEOUT_NS)
 		return true;
-	return ps->ref_answered_ns && ps->ref_sent_ns >= sent_ns &&
+	return ps->ref_answered_ns && mrc_ord_before(ord, ps->ref_ord) &&
 	       now_ns - ps->ref_answered_ns >= grace;
 }
 
-/* One EV's share of a tick; @t has room for one probe and one change. */
-static void mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
+/* Whether an interval probe may go now (see MRC_EV_PROBE_BUDGET); takes it. */
+static bool mrc_probe_budget_take(struct mrc_path_set *ps, uint64_t now_ns)
+{
+	if (!ps->budget_ns || now_ns - ps->budget_ns >= MRC_EV_PROBE_INTERVAL_NS) {
+		ps->budget_ns = now_ns ? now_ns : 1U;
+		ps->budget_left = MRC_EV_PROBE_BUDGET;
+	}
+	if (!ps->budget_left)
+		return false;
+	ps->budget_left--;
+	return true;
+}
+
+/*
+ * One EV's share of a tick; @t has room for one probe and one change.
+ * Returns false when the EV's interval probe is due but over budget.
+ */
+static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 			struct mrc_path_tick *t)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
@@ -354,40 +382,46 @@ static void mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	bool due;
 
 	if (h->state == MRC_EV_DENIED || (h->state == MRC_EV_GOOD && !suspect))
-		return;
+		return true;
 
-	if ((h->flags & MRC_EV_F_PROBING) && mrc_probe_missed(ps, h->probe_ns, now_ns)) {
+	if ((h->flags & MRC_EV_F_PROBING) &&
+	    mrc_probe_missed(ps, h->probe_ord, h->probe_ns, now_ns)) {
 		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 		if (suspect && ++h->probes_missed >= MRC_EV_SUSPECT_PROBES) {
 			if (ps->nr_good > ps->min_active) {
 				mrc_ev_set_state(ps, ev, MRC_EV_ASSUMED_BAD, MRC_EV_CAUSE_LOSS,
 						 now_ns, &t->changes[t->nr_changes++]);
-				return;
+				return true;
 			}
 			/* ev_min_active: it must carry data again, lost or not */
 			mrc_ev_clear_suspect(ps, ev);
-			return;
+			return true;
 		}
 		h->probes_ok = 0;
 	}
 	if (h->flags & MRC_EV_F_PROBING)
-		return;
+		return true;
 
 	/*
 	 * A suspect EV is probed at once and again after each miss; an
 	 * ASSUMED_BAD one every interval, but at once after an answer, so
 	 * MRC_EV_PROBES_GOOD answers take round trips, not intervals.
 	 */
-	due = suspect || h->probes_ok || !h->probes ||
-	      now_ns - h->probe_ns >= MRC_EV_PROBE_INTERVAL_NS;
+	due = suspect || h->probes_ok;
+	if (!due && (!h->probes || now_ns - h->probe_ns >= MRC_EV_PROBE_INTERVAL_NS)) {
+		if (!mrc_probe_budget_take(ps, now_ns))
+			return false;
+		due = true;
+	}
 	if (!due)
-		return;
+		return true;
 	h->flags |= MRC_EV_F_PROBING;
 	h->probe_ns = now_ns;
-	ps->newest_probe_ns = now_ns;
 	h->probes++;
-	mrc_tick_probe(ps, ev, t);
+	h->probe_ord = mrc_tick_probe(ps, ev, t);
 	h->probe_id = ps->probe_seq;
+	ps->newest_probe_ord = h->probe_ord;
+	return true;
 }
 
 /*
@@ -405,13 +439,13 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 
 	if (t->nr_probes == t->max_probes || !ps->nr_usable)
 		return;
-	if (ps->ref_answered_ns && ps->ref_sent_ns >= ps->newest_probe_ns)
+	if (ps->ref_answered_ns && mrc_ord_before(ps->newest_probe_ord, ps->ref_ord))
 		return;		/* every probe out has its reference */
 	if (ps->control_id && now_ns - ps->control_ns < MRC_EV_PROBE_CONTROL_NS)
 		return;
 	if (mrc_path_set_pick(ps, &ps->control_cur, MRC_PROFILE_EV_MAX, &ev))
 		return;
-	mrc_tick_probe(ps, ev, t);
+	ps->control_ord = mrc_tick_probe(ps, ev, t);
 	ps->control_ev = ev;
 	ps->control_id = ps->probe_seq;
 	ps->control_ns = now_ns;
@@ -426,7 +460,7 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
  */
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *t)
 {
-	uint32_t i, ev;
+	uint32_t i, ev, resume = ps->nr_ev;
 
 	t->nr_probes = 0;
 	t->nr_changes = 0;
@@ -436,24 +470,42 @@ void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path
 	for (i = 0; i < ps->nr_ev && mrc_path_set_needs_tick(ps); i++) {
 		ev = (ps->tick_next + i) % ps->nr_ev;
 		if (mrc_tick_full(t)) {
-			ps->tick_next = ev;
+			if (resume == ps->nr_ev)
+				resume = ev;
 			break;
 		}
-		mrc_ev_tick(ps, ev, now_ns, t);
+		/* the first EV over budget is the first in turn next time */
+		if (!mrc_ev_tick(ps, ev, now_ns, t) && resume == ps->nr_ev)
+			resume = ev;
 	}
+	if (resume != ps->nr_ev)
+		ps->tick_next = resume;
 	t->max_probes++;
 	if (mrc_path_set_needs_tick(ps))
 		mrc_tick_control(ps, now_ns, t);
 }
 
-/* An answer to a probe sent at @sent_ns: the newest such is the reference. */
-static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t sent_ns, uint64_t now_ns)
+/*
+ * An answer to probe @ord, sent at @sent_ns: the last sent such is the
+ * reference, and every answer's RTT moves the recent high (up at once, down
+ * by an eighth of the difference per answer). A grace beyond the last
+ * resort would be none: RTTs count up to MRC_EV_PROBE_TIMEOUT_NS.
+ */
+static void mrc_probe_reference(struct mrc_path_set *ps, uint32_t ord, uint64_t sent_ns,
+				uint64_t now_ns)
 {
-	if (ps->ref_answered_ns && sent_ns < ps->ref_sent_ns)
+	uint32_t rtt = (uint32_t)(now_ns - sent_ns < MRC_EV_PROBE_TIMEOUT_NS ?
+				  now_ns - sent_ns : MRC_EV_PROBE_TIMEOUT_NS);
+
+	if (rtt >= ps->probe_rtt_high_ns)
+		ps->probe_rtt_high_ns = rtt;
+	else
+		ps->probe_rtt_high_ns -= (ps->probe_rtt_high_ns - rtt) >> 3;
+	if (ps->ref_answered_ns && mrc_ord_before(ord, ps->ref_ord))
 		return;
-	ps->ref_sent_ns = sent_ns;
+	ps->ref_ord = ord;
 	ps->ref_answered_ns = now_ns;
-	ps->ref_rtt_ns = (uint32_t)(now_ns - sent_ns);
+	ps->ref_rtt_ns = rtt;
 }
 
 /*
@@ -474,7 +526,7 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		ps->control_id = 0;
 		h->probes_answered++;
 		h->rtt_ns = (uint32_t)(now_ns - ps->control_ns);
-		mrc_probe_reference(ps, ps->control_ns, now_ns);
+		mrc_probe_reference(ps, ps->control_ord, ps->control_ns, now_ns);
 		return false;
 	}
 	if (!(h->flags & MRC_EV_F_PROBING) || h->probe_id != probe_id)
@@ -482,7 +534,7 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 	h->probes_answered++;
 	h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
-	mrc_probe_reference(ps, h->probe_ns, now_ns);
+	mrc_probe_reference(ps, h->probe_ord, h->probe_ns, now_ns);
 	if (h->flags & MRC_EV_F_SUSPECT) {
 		mrc_ev_clear_suspect(ps, ev);
 		return false;

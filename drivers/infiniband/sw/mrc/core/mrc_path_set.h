@@ -82,17 +82,31 @@ enum mrc_spray_policy {
 
 /*
  * Probe timing (the caller's clock, nanoseconds). A probe is judged missed
- * relative to the others, not by a clock alone: when a probe sent at the
- * same time or later (on any EV; a *control* probe on a usable EV goes out
- * with every round of suspect probes) was answered, and a grace of its RTT
- * (at least MRC_EV_PROBE_GRACE_NS) has passed without this one's answer.
- * A host that stalls delays every answer alike and condemns nothing.
- * MRC_EV_PROBE_TIMEOUT_NS is the last resort, when nothing is answered.
+ * relative to the others, not by a clock alone: when a probe sent after it
+ * (on any EV; a *control* probe on a usable EV goes out last with every
+ * round of suspect probes) was answered, and a grace has passed without
+ * this one's answer: that answer's RTT or the recent high of probe RTTs,
+ * whichever is longer, and at least MRC_EV_PROBE_GRACE_NS. Live paths answer
+ * with a spread (in a VM, one vCPU's softirq backlog is long while the
+ * other's is short), and the slow end of it is no dead path. "After" is
+ * the order of sending, not the clock: the probes of one tick share a time
+ * stamp, but the first of a long round may be answered before the last has
+ * left, and must not condemn them. A host that stalls delays every answer
+ * alike and condemns nothing. MRC_EV_PROBE_TIMEOUT_NS is the last resort,
+ * when nothing is answered.
  */
 #define MRC_EV_PROBE_GRACE_NS		2000000ULL
 #define MRC_EV_PROBE_TIMEOUT_NS		1000000000ULL
 #define MRC_EV_PROBE_CONTROL_NS		50000000ULL	/* a control probe unanswered: another */
 #define MRC_EV_PROBE_INTERVAL_NS	100000000ULL	/* between probes of an ASSUMED_BAD EV */
+/*
+ * At most this many ASSUMED_BAD EVs of a set get their interval probe in one
+ * interval (the probes that follow an answer, and those of suspect EVs, are
+ * not counted): with most EVs condemned, probes and their answers would
+ * otherwise outnumber the data, and on a loaded host their own drops keep
+ * live EVs condemned. The rest wait for the next interval, in turn.
+ */
+#define MRC_EV_PROBE_BUDGET		64U
 /*
  * The probe ids path sets give out run 1 ... MRC_PATH_PROBE_ID_MAX and wrap;
  * ids above are the controller's one-shot probes (mrc_nl_probe.c), whose
@@ -112,6 +126,7 @@ struct mrc_ev_health {
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
 	uint32_t probe_id;	/* PROBING: the probe out */
+	uint32_t probe_ord;	/* PROBING: its place in the order of sending */
 	uint64_t probe_ns;	/* when the last probe went out */
 	uint8_t state;		/* enum mrc_ev_health_state */
 	uint8_t reason;		/* enum mrc_ev_cause of the last change */
@@ -149,18 +164,23 @@ struct mrc_path_set {
 	uint32_t nr_bad;		/* ASSUMED_BAD */
 	uint32_t min_active;		/* ev_min_active */
 	uint32_t probe_seq;		/* the last probe id given out */
+	uint32_t probe_ord;		/* probes given out so far (wraps) */
 	uint32_t tick_next;		/* where the next tick starts (fairness) */
+	uint64_t budget_ns;		/* when the current probe budget's interval began */
+	uint32_t budget_left;		/* interval probes left in it (MRC_EV_PROBE_BUDGET) */
 	uint8_t policy;			/* enum mrc_spray_policy */
 	uint32_t rtt_floor_ns;		/* the lowest recent data round trip */
 
 	/* the reference for judging probes: the answered probe sent last */
-	uint64_t ref_sent_ns;
+	uint32_t ref_ord;
 	uint64_t ref_answered_ns;
 	uint32_t ref_rtt_ns;
-	uint64_t newest_probe_ns;	/* the last probe of a suspect or ASSUMED_BAD EV */
+	uint32_t probe_rtt_high_ns;	/* answered probes' RTTs: the recent high */
+	uint32_t newest_probe_ord;	/* the last probe of a suspect or ASSUMED_BAD EV */
 	/* the control probe out, on a usable EV; control_id 0: none */
 	uint32_t control_ev;
 	uint32_t control_id;
+	uint32_t control_ord;
 	uint64_t control_ns;
 	struct mrc_ev_cursor control_cur;
 };
