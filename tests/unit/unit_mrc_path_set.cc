@@ -545,20 +545,24 @@ TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {
     // an interval after the last verdict every one of them is due
     now += MRC_EV_PROBE_TIMEOUT_NS + MRC_EV_PROBE_INTERVAL_NS;
     std::set<uint32_t> first;
-    for (int i = 0; i < 100; i++)
-        for (const mrc_ev_probe &p : ps.tick(now + i))
+    for (int i = 0; i < 100; i++) {
+        for (const mrc_ev_probe &p : ps.tick(now + i)) {
             if (p.ev < bad)
                 first.insert(p.ev);
+        }
+    }
     EXPECT_EQ(first.size(), MRC_EV_PROBE_BUDGET) << "one interval's budget";
     // the next interval begins with those left out
     now += MRC_EV_PROBE_INTERVAL_NS;
     std::set<uint32_t> second;
-    for (int i = 0; i < 100; i++)
-        for (const mrc_ev_probe &p : ps.tick(now + i))
+    for (int i = 0; i < 100; i++) {
+        for (const mrc_ev_probe &p : ps.tick(now + i)) {
             if (p.ev < bad)
                 second.insert(p.ev);
+        }
+    }
     for (uint32_t ev = 0; ev < bad; ev++)
-        EXPECT_TRUE(first.count(ev) || second.count(ev)) << ev << " never probed";
+        EXPECT_TRUE(first.contains(ev) || second.contains(ev)) << ev << " never probed";
 }
 
 TEST(PathSet, TickStopsWhenItsArraysAreFullAndGoesOnNextTime) {
