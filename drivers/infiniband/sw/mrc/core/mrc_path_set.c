@@ -326,14 +326,12 @@ static bool mrc_tick_full(const struct mrc_path_tick *t)
 	return t->nr_probes == t->max_probes || t->nr_changes == t->max_changes;
 }
 
-/* Whether probe @a was sent before probe @b (their places in the order; wraps). */
-static bool mrc_ord_before(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b) < 0;
-}
-
-/* Lists a probe on @ev for the caller to send; returns its place in the order. */
-static uint32_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
+/*
+ * Lists a probe on @ev for the caller to send; returns its place in the
+ * order of sending (64 bits: an order that wrapped would judge a new probe
+ * by a reference from before a long outage).
+ */
+static uint64_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
 {
 	t->probes[t->nr_probes].ev = ev;
 	ps->probe_seq = ps->probe_seq >= MRC_PATH_PROBE_ID_MAX ? 1U : ps->probe_seq + 1U;
@@ -343,7 +341,7 @@ static uint32_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_
 }
 
 /* Whether probe @ord, sent at @sent_ns, is lost (see MRC_EV_PROBE_GRACE_NS). */
-static bool mrc_probe_missed(const struct mrc_path_set *ps, uint32_t ord, uint64_t sent_ns,
+static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t ord, uint64_t sent_ns,
 			     uint64_t now_ns)
 {
 	uint64_t grace = ps->ref_rtt_ns > ps->probe_rtt_high_ns ? ps->ref_rtt_ns :
@@ -353,7 +351,7 @@ static bool mrc_probe_missed(const struct mrc_path_set *ps, uint32_t ord, uint64
 		grace = MRC_EV_PROBE_GRACE_NS;
 	if (now_ns - sent_ns >= MRC_EV_PROBE_TIMEOUT_NS)
 		return true;
-	return ps->ref_answered_ns && mrc_ord_before(ord, ps->ref_ord) &&
+	return ps->ref_answered_ns && ord < ps->ref_ord &&
 	       now_ns - ps->ref_answered_ns >= grace;
 }
 
@@ -426,8 +424,8 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 
 /*
  * The control probe: one probe on a usable EV whenever a probe of a suspect
- * or ASSUMED_BAD EV has no answered probe sent at its time or later to be
- * judged against. One at a time: a control is replaced only when it has
+ * or ASSUMED_BAD EV has no answered probe sent after it to be judged
+ * against. One at a time: a control is replaced only when it has
  * gone unanswered for MRC_EV_PROBE_CONTROL_NS (it may have taken a dead
  * path not yet suspected), never by the next round, whose answer would
  * then never count.
@@ -439,7 +437,7 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 
 	if (t->nr_probes == t->max_probes || !ps->nr_usable)
 		return;
-	if (ps->ref_answered_ns && mrc_ord_before(ps->newest_probe_ord, ps->ref_ord))
+	if (ps->ref_answered_ns && ps->ref_ord >= ps->newest_probe_ord)
 		return;		/* every probe out has its reference */
 	if (ps->control_id && now_ns - ps->control_ns < MRC_EV_PROBE_CONTROL_NS)
 		return;
@@ -456,7 +454,8 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
  * mrc_path_set_needs_tick(): judges the probes out (see
  * MRC_EV_PROBE_GRACE_NS), marks suspect EVs whose probes went unanswered
  * ASSUMED_BAD, and lists the probes to send now. Stops early when @t's
- * arrays are full; the next tick goes on from there.
+ * arrays are full; the next tick goes on from there, or from the first EV
+ * it found over the probe budget (MRC_EV_PROBE_BUDGET).
  */
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *t)
 {
@@ -491,7 +490,7 @@ void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path
  * by an eighth of the difference per answer). A grace beyond the last
  * resort would be none: RTTs count up to MRC_EV_PROBE_TIMEOUT_NS.
  */
-static void mrc_probe_reference(struct mrc_path_set *ps, uint32_t ord, uint64_t sent_ns,
+static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t ord, uint64_t sent_ns,
 				uint64_t now_ns)
 {
 	uint32_t rtt = (uint32_t)(now_ns - sent_ns < MRC_EV_PROBE_TIMEOUT_NS ?
@@ -501,7 +500,7 @@ static void mrc_probe_reference(struct mrc_path_set *ps, uint32_t ord, uint64_t 
 		ps->probe_rtt_high_ns = rtt;
 	else
 		ps->probe_rtt_high_ns -= (ps->probe_rtt_high_ns - rtt) >> 3;
-	if (ps->ref_answered_ns && mrc_ord_before(ord, ps->ref_ord))
+	if (ps->ref_answered_ns && ord < ps->ref_ord)
 		return;
 	ps->ref_ord = ord;
 	ps->ref_answered_ns = now_ns;

@@ -126,8 +126,8 @@ struct mrc_ev_health {
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
 	uint32_t probe_id;	/* PROBING: the probe out */
-	uint32_t probe_ord;	/* PROBING: its place in the order of sending */
 	uint64_t probe_ns;	/* when the last probe went out */
+	uint64_t probe_ord;	/* PROBING: its place in the order of sending */
 	uint8_t state;		/* enum mrc_ev_health_state */
 	uint8_t reason;		/* enum mrc_ev_cause of the last change */
 	uint8_t flags;		/* MRC_EV_F_* */
@@ -164,7 +164,7 @@ struct mrc_path_set {
 	uint32_t nr_bad;		/* ASSUMED_BAD */
 	uint32_t min_active;		/* ev_min_active */
 	uint32_t probe_seq;		/* the last probe id given out */
-	uint32_t probe_ord;		/* probes given out so far (wraps) */
+	uint64_t probe_ord;		/* probes given out so far (never wraps) */
 	uint32_t tick_next;		/* where the next tick starts (fairness) */
 	uint64_t budget_ns;		/* when the current probe budget's interval began */
 	uint32_t budget_left;		/* interval probes left in it (MRC_EV_PROBE_BUDGET) */
@@ -172,15 +172,15 @@ struct mrc_path_set {
 	uint32_t rtt_floor_ns;		/* the lowest recent data round trip */
 
 	/* the reference for judging probes: the answered probe sent last */
-	uint32_t ref_ord;
+	uint64_t ref_ord;
 	uint64_t ref_answered_ns;
 	uint32_t ref_rtt_ns;
 	uint32_t probe_rtt_high_ns;	/* answered probes' RTTs: the recent high */
-	uint32_t newest_probe_ord;	/* the last probe of a suspect or ASSUMED_BAD EV */
+	uint64_t newest_probe_ord;	/* the last probe of a suspect or ASSUMED_BAD EV */
 	/* the control probe out, on a usable EV; control_id 0: none */
 	uint32_t control_ev;
 	uint32_t control_id;
-	uint32_t control_ord;
+	uint64_t control_ord;
 	uint64_t control_ns;
 	struct mrc_ev_cursor control_cur;
 };
