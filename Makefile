@@ -24,15 +24,18 @@ KVER = $(notdir $(patsubst %/build,%,$(realpath $(dir $(KDIR))/..)))
 
 MODULE := drivers/infiniband/sw/mrc/mrc.ko
 
-# The verbs provider: built without sanitizers (libibverbs dlopens it into ordinary programs),
-# installed where Debian's libibverbs looks for providers.
+# The verbs provider, which is also the library of the direct verbs (mrcdv.h): built without
+# sanitizers (libibverbs dlopens it into ordinary programs), installed in the system's library
+# directory with a link where Debian's libibverbs looks for providers.
 USERSPACE_BUILD := $(BUILD)/userspace
-PROVIDER := $(USERSPACE_BUILD)/userspace/provider/libmrc-rdmav34.so
+PROVIDER := $(USERSPACE_BUILD)/userspace/provider/libmrcdv.so.1
 MRCCTL := $(USERSPACE_BUILD)/userspace/mrcctl/mrcctl
 SBINDIR ?= /usr/local/sbin
 MANDIR ?= /usr/local/share/man
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-VERBS_PROVIDER_DIR ?= /usr/lib/$(MULTIARCH)/libibverbs
+LIBDIR ?= /usr/lib/$(MULTIARCH)
+INCLUDEDIR ?= /usr/include
+VERBS_PROVIDER_DIR ?= $(LIBDIR)/libibverbs
 VERBS_CONFIG_DIR ?= /etc/libibverbs.d
 CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
@@ -102,7 +105,14 @@ check: setup
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 	depmod -a $(KVER)
-	install -D -m 0644 $(PROVIDER) $(DESTDIR)$(VERBS_PROVIDER_DIR)/libmrc-rdmav34.so
+	install -D -m 0644 $(PROVIDER) $(DESTDIR)$(LIBDIR)/libmrcdv.so.1
+	ln -sf libmrcdv.so.1 $(DESTDIR)$(LIBDIR)/libmrcdv.so
+	install -d $(DESTDIR)$(VERBS_PROVIDER_DIR)
+	ln -sf $(shell realpath -m --relative-to=$(VERBS_PROVIDER_DIR) $(LIBDIR))/libmrcdv.so.1 \
+		$(DESTDIR)$(VERBS_PROVIDER_DIR)/libmrc-rdmav34.so
+	install -D -m 0644 $(TOP)/userspace/provider/include/infiniband/mrcdv.h \
+		$(DESTDIR)$(INCLUDEDIR)/infiniband/mrcdv.h
+	[ -n "$(DESTDIR)" ] || ldconfig
 	install -D -m 0644 $(TOP)/userspace/provider/mrc.driver $(DESTDIR)$(VERBS_CONFIG_DIR)/mrc.driver
 	install -D -m 0755 $(MRCCTL) $(DESTDIR)$(SBINDIR)/mrcctl
 	install -D -m 0644 $(TOP)/userspace/mrcctl/mrcctl.8 $(DESTDIR)$(MANDIR)/man8/mrcctl.8

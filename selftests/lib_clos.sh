@@ -201,6 +201,15 @@ clos_srv6_profile() { # NS DEV SPINES [POLICY]
 	ns_ex "$ns" mrcctl dev set dev "$dev" default-profile 1
 }
 
+# The SRv6 fabric of SPINES spines, both hosts spraying over its EVs (with POLICY), and the
+# tools on the hosts' IPv6 GIDs, which SRv6 EVs need.
+clos_srv6_world() { # SPINES [POLICY]
+	FABRIC_FAMILY=6
+	clos_srv6_fabric "$1"
+	clos_srv6_profile msta mrcsta "$1" "${2:-}"
+	clos_srv6_profile mstb mrcstb "$1" "${2:-}"
+}
+
 # Spine I's link to leaf SIDE (a or b) down or up again (both ends, as a cable pulled and
 # put back). That leaf sees its own link go and stops using it; the other leaf cannot see it
 # and keeps hashing onto spine I, which now has no way on: for the other host's EVs through

@@ -17,10 +17,8 @@ rate_fabric() {
 
 # The same on the SRv6 fabric, both hosts spraying over SRV6 EVs (their profile 1).
 rate_srv6_fabric() {
-	clos_srv6_fabric "$RATE_SPINES"
+	clos_srv6_world "$RATE_SPINES"
 	clos_shape_b_to_a "$RATE_SPINES" "${RATE_MBIT}mbit"
-	clos_srv6_profile msta mrcsta "$RATE_SPINES"
-	clos_srv6_profile mstb mrcstb "$RATE_SPINES"
 }
 
 # Host B's new QPs use EV profile ID, made from the rest of the arguments (mrcctl

@@ -144,13 +144,7 @@ flap_soak_on() { # FABRIC
 flap_soak_ecmp() { flap_soak_on clos_fabric; }
 
 # SRv6: each EV names its spine, and keeps it through the flaps.
-srv6_world() { # SPINES
-	FABRIC_FAMILY=6
-	clos_srv6_fabric "$1"
-	clos_srv6_profile msta mrcsta "$1"
-	clos_srv6_profile mstb mrcstb "$1"
-}
-flap_soak_srv6() { flap_soak_on srv6_world; }
+flap_soak_srv6() { flap_soak_on clos_srv6_world; }
 
 # Spines 1-4 of 8 lose every link at once (both leaves see them go and stop hashing onto
 # them; what was in flight through them is lost), for 5 s, and come back.

@@ -22,9 +22,7 @@ FABRIC_FAMILY=6		# SRv6 EVs shape IPv6 packets: the tools use the hosts' IPv6 GI
 # The SRv6 fabric, both hosts spraying over SRv6 EVs, and leaf B's plain route to A pinned to
 # spine 1.
 srv6_world() {
-	clos_srv6_fabric $SPINES
-	clos_srv6_profile msta mrcsta $SPINES
-	clos_srv6_profile mstb mrcstb $SPINES
+	clos_srv6_world $SPINES
 	ns_ex mstlb ip -6 route replace 2001:db8:1::/64 via 2001:db8:b1::1
 }
 FAILOVER_FABRIC=srv6_world

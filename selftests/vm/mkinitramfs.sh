@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 root=$(dirname "$out")/root
 userspace=${MRC_USERSPACE_BUILD:-$(cd "$(dirname "$out")/.." && pwd)/userspace}
-provider=$userspace/userspace/provider/libmrc-rdmav34.so
+provider=$userspace/userspace/provider/libmrcdv.so.1
 [ -r "$provider" ] || { echo "mkinitramfs: no $provider (run make userspace)" >&2; exit 1; }
 
 rm -rf "$root"
@@ -29,11 +29,13 @@ put() {
 	cp -L "$src" "$dst"
 }
 
-# Copy a program and the shared libraries the dynamic loader would map.
+# Copy a program and the shared libraries the dynamic loader would map; ours (the provider,
+# found in the build tree by RPATH) is installed once, below, where the VM's loader finds it.
 put_elf() {
 	local f=$1 lib
 	put "$f" "${2:-}"
 	for lib in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		[ "$(basename "$lib")" != libmrcdv.so.1 ] || continue
 		[ -e "$root$lib" ] || put "$lib"
 	done
 }
@@ -56,7 +58,10 @@ for drv in rxe; do
 	put "/etc/libibverbs.d/$drv.driver"
 	put_elf "$verbs_dir/lib$drv-rdmav34.so"
 done
-put_elf "$provider" "$verbs_dir/libmrc-rdmav34.so"
+# libmrcdv.so.1 is both the provider libibverbs loads and a library our tools link with: one
+# file, as an installation has it, so that the loader maps it once
+put_elf "$provider" /usr/lib/x86_64-linux-gnu/libmrcdv.so.1
+ln -s ../libmrcdv.so.1 "$root$verbs_dir/libmrc-rdmav34.so"
 put "$top/userspace/provider/mrc.driver" /etc/libibverbs.d/mrc.driver
 # our verbs tools, where the selftests find them on PATH
 put_elf "$userspace/userspace/provider/mrc_verbs_probe" /usr/bin/mrc_verbs_probe

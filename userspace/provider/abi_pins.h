@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * abi_pins.h - the private rdma-core layouts libmrc-rdmav34.so shares with the installed
- * libibverbs, pinned so that a mismatch fails the build instead of corrupting memory at run time.
+ * abi_pins.h - the private rdma-core layouts the provider (libmrcdv.so.1) shares with the
+ * installed libibverbs, pinned so that a mismatch fails the build instead of corrupting memory at
+ * run time.
  *
  * The provider compiles against rdma-core 56.1's private headers but is loaded by Debian 12's
  * libibverbs 44.0 (private ABI tag IBVERBS_PRIVATE_34). Both use the tag 34, yet 56.1 changed

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * mrc_provider.c - the rdma-core glue of libmrc-rdmav34.so: device matching, the verbs ops
- * table, every command to mrc.ko (ibv_cmd_*) and every mapping of a ring. The data path (the
- * rings themselves) is C++ behind mrc_queues.h; this is the one file that sees
- * <infiniband/driver.h>.
+ * mrc_provider.c - the rdma-core glue of libmrcdv.so.1 (the provider, loaded as
+ * libmrc-rdmav34.so): device matching, the verbs ops table, the direct verbs of mrcdv.h, every
+ * command to mrc.ko (ibv_cmd_*) and every mapping of a ring. The data path (the rings
+ * themselves) is C++ behind mrc_queues.h; this is the one file that sees <infiniband/driver.h>.
  *
  * Built against the system's libibverbs 44.0 public headers and rdma-core 56.1's private ones:
  * abi_pins.h checks at compile time that the private layouts this file shares with the
@@ -16,12 +16,14 @@
 #include <sys/mman.h>
 
 #include <infiniband/driver.h>
+#include <infiniband/mrcdv.h>
 #include <infiniband/verbs.h>
 #include <kernel-abi/mrc-abi.h>
 #include <rdma/mrc-abi.h>
 
 #include "abi_pins.h"
 #include "mrc_queues.h"
+#include "qp_profile.h"
 
 /*
  * The command wrappers put driver data after the core command, as rdma-core's own providers do;
@@ -47,6 +49,7 @@ struct mrc_device {
 struct mrc_context {
     struct verbs_context ibv_ctx;
     uint32_t max_inline_data;
+    struct mrc_qp_profile env_profile; /* MRC_EV_PROFILE, read when the context was made */
 };
 
 /* A ring mapped from the uverbs command fd. */
@@ -342,8 +345,9 @@ static int mrc_qp_map_rings(struct ibv_context *ibctx, struct mrc_qp *qp,
     return qp->rq ? 0 : ENOMEM;
 }
 
-static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
-                                       struct ibv_qp_init_attr_ex *attr) {
+static struct ibv_qp *mrc_create_qp_bound(struct ibv_context *ibctx,
+                                          struct ibv_qp_init_attr_ex *attr,
+                                          const struct mrc_qp_profile *profile) {
     struct umrc_create_qp_resp resp;
     struct umrc_create_qp cmd;
     struct mrc_qp *qp;
@@ -354,13 +358,17 @@ static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
         errno = EOPNOTSUPP;
         return NULL;
     }
+    if (profile->bad) {
+        errno = EINVAL;
+        return NULL;
+    }
     qp = calloc(1, sizeof(*qp));
     if (!qp)
         return NULL;
     memset(&cmd, 0, sizeof(cmd));
     memset(&resp, 0, sizeof(resp));
-    cmd.ev_profile_id = 0; /* the device's default EV profile */
-    cmd.flags = 0;
+    cmd.ev_profile_id = profile->named ? profile->id : 0;
+    cmd.flags = profile->named ? MRC_CREATE_QP_EV_PROFILE : 0;
     err = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, attr, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
                                sizeof(resp));
     if (err) {
@@ -376,6 +384,11 @@ static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
         return NULL;
     }
     return &qp->vqp.qp;
+}
+
+static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
+                                       struct ibv_qp_init_attr_ex *attr) {
+    return mrc_create_qp_bound(ibctx, attr, &to_mctx(ibctx)->env_profile);
 }
 
 static struct ibv_qp *mrc_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr) {
@@ -571,6 +584,7 @@ static struct verbs_context *mrc_alloc_context(struct ibv_device *ibdev, int cmd
         return NULL;
     }
     ctx->max_inline_data = resp.max_inline_data;
+    ctx->env_profile = mrc_qp_profile_from_env(getenv("MRC_EV_PROFILE"));
     verbs_set_ops(&ctx->ibv_ctx, &mrc_ctx_ops);
     return &ctx->ibv_ctx;
 }
@@ -606,3 +620,33 @@ static const struct verbs_device_ops mrc_dev_ops = {
         .alloc_context = mrc_alloc_context,
 };
 PROVIDER_DRIVER(mrc, mrc_dev_ops);
+
+/* Direct verbs (mrcdv.h): the library's only exports besides the provider registration. */
+
+#define MRCDV_EXPORT __attribute__((visibility("default")))
+
+MRCDV_EXPORT bool mrcdv_is_supported(struct ibv_device *device) {
+    return device && verbs_get_device(device)->ops == &mrc_dev_ops;
+}
+
+MRCDV_EXPORT struct ibv_qp *mrcdv_create_qp(struct ibv_context *context,
+                                            struct ibv_qp_init_attr_ex *attr,
+                                            struct mrcdv_qp_init_attr *mrc_attr) {
+    struct mrc_qp_profile profile;
+    int err;
+
+    if (!context || !attr) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (!mrcdv_is_supported(context->device)) {
+        errno = EOPNOTSUPP;
+        return NULL;
+    }
+    err = mrc_qp_profile_from_attr(mrc_attr, to_mctx(context)->env_profile, &profile);
+    if (err) {
+        errno = err;
+        return NULL;
+    }
+    return mrc_create_qp_bound(context, attr, &profile);
+}

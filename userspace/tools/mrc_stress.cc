@@ -15,6 +15,8 @@
 //     --timeout S      give up S seconds after posting stopped (default 120)
 //     --qp-timeout T   the QPs' local ACK timeout, 4.096 us * 2^T (default 14: 67 ms)
 //     --retry-cnt N    the QPs' retry count (default 7)
+//     --ev-profile ID  bind this side's QPs to EV profile ID (mrcdv_create_qp, mrcdv.h); not
+//                      sent to the peer
 //
 // The client's options rule: it sends them to the server, which adopts them. Both ends are
 // requester and responder on every QP. What each posts is a Stream (stress_stream.h) that the
@@ -45,6 +47,8 @@
 #include <fcntl.h>
 #include <poll.h>
 
+#include <infiniband/mrcdv.h>
+
 #include "stress_stream.h"
 #include "tool_channel.h"
 #include "tool_pattern.h"
@@ -74,6 +78,7 @@ struct Options {
     std::uint64_t timeout = 120;
     std::uint32_t qp_timeout = 14;
     std::uint32_t retry_cnt = 7;
+    std::optional<std::uint32_t> ev_profile; // bind the QPs to it (direct verbs)
 };
 
 // The client's options, as the server adopts them.
@@ -250,6 +255,29 @@ void Stress::fatal(const char *why) {
     fatal_ = true;
 }
 
+// An RC QP as tool::create_rc_qp makes them, bound to EV profile @profile.
+tool::Qp create_bound_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap,
+                         std::uint32_t profile) {
+    ibv_qp_init_attr_ex init{};
+    init.send_cq = send_cq;
+    init.recv_cq = recv_cq;
+    init.qp_type = IBV_QPT_RC;
+    init.cap = cap;
+    init.comp_mask = IBV_QP_INIT_ATTR_PD;
+    init.pd = pd;
+    mrcdv_qp_init_attr mrc{};
+    mrc.comp_mask = MRCDV_QP_INIT_ATTR_MASK_EV_PROFILE;
+    mrc.ev_profile_id = profile;
+    tool::Qp qp(mrcdv_create_qp(pd->context, &init, &mrc));
+    if (!qp) {
+        std::fprintf(stderr, "mrcdv_create_qp (EV profile %u): %s\n", profile,
+                     std::strerror(errno));
+        return qp;
+    }
+    cap = init.cap;
+    return qp;
+}
+
 bool Stress::setup_qp(QpState &q) {
     const int cqe = static_cast<int>(opt_.depth + kRecvDepth + 8);
     q.scq.reset(ibv_create_cq(ctx_.get(), cqe, nullptr, events_.get(), 0));
@@ -267,7 +295,9 @@ bool Stress::setup_qp(QpState &q) {
              .max_send_sge = 1,
              .max_recv_sge = 1,
              .max_inline_data = kMaxInline};
-    q.qp = tool::create_rc_qp(pd_.get(), q.scq.get(), q.rcq.get(), q.cap);
+    q.qp = opt_.ev_profile
+                   ? create_bound_qp(pd_.get(), q.scq.get(), q.rcq.get(), q.cap, *opt_.ev_profile)
+                   : tool::create_rc_qp(pd_.get(), q.scq.get(), q.rcq.get(), q.cap);
     if (!q.qp)
         return false;
 
@@ -894,7 +924,7 @@ void usage() {
                  "N]\n"
                  "                  [--seed N] [--qps N] [--max-size B] [--large-max B]\n"
                  "                  [--large-pct P] [--depth N] [--timeout S] [--qp-timeout T]\n"
-                 "                  [--retry-cnt N] [SERVER]\n");
+                 "                  [--retry-cnt N] [--ev-profile ID] [SERVER]\n");
 }
 
 bool parse_u64(const char *s, std::uint64_t &out) {
@@ -947,6 +977,8 @@ bool parse_args(std::span<char *> args, Options &o) {
             o.qp_timeout = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 31));
         else if (a == "--retry-cnt")
             o.retry_cnt = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 7));
+        else if (a == "--ev-profile" && v <= UINT32_MAX)
+            o.ev_profile = static_cast<std::uint32_t>(v);
         else
             return false;
     }

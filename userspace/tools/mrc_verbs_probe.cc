@@ -2,13 +2,17 @@
 // mrc_verbs_probe - open an RDMA device through libibverbs and exercise the control path one
 // object at a time, printing one line per step:
 //
-//     mrc_verbs_probe DEVICE [STEP...]     steps: pd (default), cq, srq, flush
+//     mrc_verbs_probe DEVICE [STEP...]     steps: pd (default), cq, srq, flush, qp,
+//                                          qp-profile=ID
 //
 //     pd     allocate a protection domain
 //     cq     create a completion queue, resize it
 //     srq    create a shared receive queue, post a receive, query and modify it
 //     flush  an RC QP's rings end to end: post receives, move the QP to ERR, post a send,
 //            resize the CQ under the pending completions, poll them all back (WR_FLUSH_ERR)
+//     qp     create an RC QP with ibv_create_qp (bound to $MRC_EV_PROFILE if that is set)
+//     qp-profile=ID
+//            create an RC QP bound to EV profile ID with mrcdv_create_qp (mrcdv.h)
 //
 //     open mrcst0: ok
 //     alloc_pd: ok
@@ -19,7 +23,9 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -27,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include <infiniband/mrcdv.h>
 #include <infiniband/verbs.h>
 
 #include "tool_verbs.h"
@@ -114,6 +121,22 @@ int modify_qp_state(ibv_qp *qp, ibv_qp_state state) {
     return ibv_modify_qp(qp, &attr, mask);
 }
 
+// The attributes of a small RC QP on @pd whose completions all go to @cq.
+ibv_qp_init_attr_ex small_rc_qp(ibv_pd *pd, ibv_cq *cq) {
+    ibv_qp_init_attr_ex init{};
+    init.send_cq = cq;
+    init.recv_cq = cq;
+    init.qp_type = IBV_QPT_RC;
+    init.cap = {.max_send_wr = 4,
+                .max_recv_wr = 4,
+                .max_send_sge = 1,
+                .max_recv_sge = 1,
+                .max_inline_data = 0};
+    init.comp_mask = IBV_QP_INIT_ATTR_PD;
+    init.pd = pd;
+    return init;
+}
+
 bool step_flush(ibv_context *ctx) {
     errno = 0;
     const Pd pd(ibv_alloc_pd(ctx));
@@ -129,17 +152,9 @@ bool step_flush(ibv_context *ctx) {
     const Cq cq(ibv_create_cq(ctx, 8, nullptr, nullptr, 0));
     if (!report("create_cq", cq != nullptr, errno))
         return false;
-    ibv_qp_init_attr init{};
-    init.send_cq = cq.get();
-    init.recv_cq = cq.get();
-    init.qp_type = IBV_QPT_RC;
-    init.cap = {.max_send_wr = 4,
-                .max_recv_wr = 4,
-                .max_send_sge = 1,
-                .max_recv_sge = 1,
-                .max_inline_data = 0};
+    ibv_qp_init_attr_ex init = small_rc_qp(pd.get(), cq.get());
     errno = 0;
-    const Qp qp(ibv_create_qp(pd.get(), &init));
+    const Qp qp(ibv_create_qp_ex(ctx, &init));
     if (!report("create_qp", qp != nullptr, errno))
         return false;
     int err = modify_qp_state(qp.get(), IBV_QPS_INIT);
@@ -188,12 +203,36 @@ bool step_flush(ibv_context *ctx) {
     return report("poll_cq flushed", ok, EPROTO);
 }
 
+// An RC QP made by plain verbs or, with @profile, by the direct verbs bound to that EV profile.
+bool step_qp(ibv_context *ctx, const char *profile) {
+    const Pd pd(ibv_alloc_pd(ctx));
+    const Cq cq(ibv_create_cq(ctx, 8, nullptr, nullptr, 0));
+    if (!report("alloc_pd, create_cq", pd && cq, errno))
+        return false;
+    ibv_qp_init_attr_ex init = small_rc_qp(pd.get(), cq.get());
+    errno = 0;
+    if (!profile) {
+        const Qp qp(ibv_create_qp_ex(ctx, &init));
+        return report("create_qp", qp != nullptr, errno);
+    }
+    if (!report("mrcdv_is_supported", mrcdv_is_supported(ctx->device), EOPNOTSUPP))
+        return false;
+    char *end = nullptr;
+    mrcdv_qp_init_attr mrc{};
+    mrc.comp_mask = MRCDV_QP_INIT_ATTR_MASK_EV_PROFILE;
+    mrc.ev_profile_id = static_cast<std::uint32_t>(std::strtoul(profile, &end, 10));
+    const Qp qp(mrcdv_create_qp(ctx, &init, &mrc));
+    const std::string step = std::string("mrcdv_create_qp profile ") + profile;
+    return report(step.c_str(), qp != nullptr, errno);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     const std::span<char *> args(argv, static_cast<std::size_t>(argc));
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush]...\n");
+        std::fprintf(stderr,
+                     "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush|qp|qp-profile=ID]...\n");
         return 2;
     }
     int num = 0;
@@ -223,6 +262,10 @@ int main(int argc, char **argv) {
             ok = step_srq(ctx.get());
         } else if (step == "flush") {
             ok = step_flush(ctx.get());
+        } else if (step == "qp") {
+            ok = step_qp(ctx.get(), nullptr);
+        } else if (step.starts_with("qp-profile=")) {
+            ok = step_qp(ctx.get(), step.data() + std::strlen("qp-profile="));
         } else {
             std::fprintf(stderr, "mrc_verbs_probe: unknown step %s\n", step.data());
             return 2;

@@ -134,9 +134,19 @@ struct mrc_resize_cq_resp {
 };
 
 /* ibv_create_qp */
+enum mrc_create_qp_flags {
+	/*
+	 * The QP is bound to EV profile ev_profile_id for its life (which then
+	 * exists, is online and cannot be deleted); without this flag it takes
+	 * the device's default profile when it gets its AV, and
+	 * ev_profile_id must be 0.
+	 */
+	MRC_CREATE_QP_EV_PROFILE = 1 << 0,
+};
+
 struct mrc_create_qp_cmd {
-	__u32 ev_profile_id;	/* 0: the device's default profile */
-	__u32 flags;		/* none defined yet; must be 0 */
+	__u32 ev_profile_id;
+	__u32 flags;		/* enum mrc_create_qp_flags */
 };
 
 struct mrc_create_qp_resp {

@@ -467,11 +467,19 @@ static int mrc_nl_ev_event_fill(struct sk_buff *skb, const struct mrc_path *path
 	return 0;
 }
 
+/*
+ * An EV event, unless the profile's event mask leaves out the state the EV
+ * entered (the controller's changes too: the mask says which states it
+ * wants to hear of, not who made them).
+ */
 void mrc_nl_notify_ev(const struct mrc_path *path, const struct mrc_ev_change *change,
 		      u64 time_ns)
 {
 	struct sk_buff *skb;
 	struct net *net;
+
+	if (!(mrc_path_event_mask(path) & change->to))
+		return;
 
 	/*
 	 * mdev->net goes NULL when the netdev unregisters, and netdev

@@ -833,7 +833,7 @@ static int mrc_nl_ev_profile_change(struct mrc_profiles *t, u32 id, struct mrc_e
 					  "EVs change only while the profile is not online");
 		if (atomic_read(&t->users[id]))
 			return mrc_nl_why(extack, NULL, -EBUSY,
-					  "profile in use by path sets: its EVs do not change");
+					  "profile in use by QPs: its EVs do not change");
 		why = mrc_nl_evs_fit(prof->mode, e);
 		if (why)
 			return mrc_nl_why(extack, NULL, -EINVAL, why);
@@ -873,8 +873,8 @@ static int mrc_nl_ev_profile_change(struct mrc_profiles *t, u32 id, struct mrc_e
 	prof->state = state;
 	if (min_attr)
 		prof->min_active = nla_get_u32(min_attr);
-	if (mask_attr)
-		prof->event_mask = nla_get_u32(mask_attr);
+	if (mask_attr)	/* read locklessly by the path sets' reports */
+		WRITE_ONCE(prof->event_mask, nla_get_u32(mask_attr));
 	if (policy_attr)
 		prof->policy = nla_get_u32(policy_attr);
 	return 0;
@@ -1051,7 +1051,7 @@ int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(extack, "the device's default profile cannot be deleted");
 		err = -EBUSY;
 	} else if (atomic_read(&t->users[id])) {
-		NL_SET_ERR_MSG_MOD(extack, "profile in use by path sets (QPs)");
+		NL_SET_ERR_MSG_MOD(extack, "profile in use by QPs");
 		err = -EBUSY;
 	} else {
 		prof = t->ev[id];

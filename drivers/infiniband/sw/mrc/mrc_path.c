@@ -11,6 +11,7 @@
  * starts; the timer sends the probes the core asks for and reports the
  * state changes it makes (mrc_probe.c builds and answers the packets).
  */
+#include <linux/err.h>
 #include <linux/slab.h>
 
 #include "mrc.h"
@@ -77,20 +78,26 @@ static void mrc_path_spread_planes(struct mrc_dev *mdev, u8 *plane, u32 count)
 			plane[i] = n ? ids[k++ % n] : 1;
 }
 
-/* A path set towards @av of the device's default profile, its EVs copied from it. */
-static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av *av)
+/*
+ * A path set towards @av of EV profile @profile (MRC_PROFILE_DEFAULT: the
+ * device's default), its EVs copied from it.
+ */
+static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av *av,
+				       u32 profile)
 {
 	struct mrc_profile_snap snap;
 	struct mrc_path *path;
 	u32 n, i;
+	int err;
 
 	path = kzalloc(sizeof(*path), GFP_KERNEL);
 	if (!path)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	path->mdev = mdev;
-	if (mrc_profile_snap_default(mdev, &snap)) {
+	err = mrc_profile_snap(mdev, profile, &snap);
+	if (err) {
 		kfree(path);
-		return NULL;
+		return ERR_PTR(err);
 	}
 	path->has_profile = true;
 	path->profile = snap.id;
@@ -107,7 +114,7 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 			      snap.min_active, snap.policy)) {
 		kvfree(snap.weight);
 		mrc_path_free(path);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	for (i = 0; i < n; i++)
 		mrc_path_set_set_weight(&path->ps, i, snap.weight[i]);
@@ -148,18 +155,19 @@ static struct mrc_path *mrc_path_find_any_locked(struct mrc_dev *mdev, const str
 }
 
 /*
- * The path set of the device's default profile towards @av's destination,
- * shared or new; NULL if out of memory. Process context. A fresh one is
+ * The path set of EV profile @profile (MRC_PROFILE_DEFAULT: the device's
+ * default) towards @av's destination, shared or new; an ERR_PTR if out of
+ * memory or the profile is not online. Process context. A fresh one is
  * made first (it names the default profile of now) and dropped when an
  * existing set of that profile is found.
  */
-struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av)
+struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av, u32 profile)
 {
 	struct mrc_path *path, *fresh;
 
-	fresh = mrc_path_alloc(mdev, av);	/* may sleep: outside the lock */
-	if (!fresh)
-		return NULL;
+	fresh = mrc_path_alloc(mdev, av, profile);	/* may sleep: outside the lock */
+	if (IS_ERR(fresh))
+		return fresh;
 	spin_lock_bh(&mdev->paths_lock);
 	path = mrc_path_find_locked(mdev, av, fresh->profile);
 	if (path) {
@@ -190,6 +198,21 @@ void mrc_path_put(struct mrc_path *path)
 	/* nothing arms it now but itself, which del_timer_sync() outlasts */
 	del_timer_sync(&path->probe_timer);
 	mrc_path_free(path);
+}
+
+/*
+ * The event mask of @path's profile, as the controller sets it now. No
+ * lock: the profile outlives its path sets (they are its users), and only
+ * the mask's word changes under them.
+ */
+u32 mrc_path_event_mask(const struct mrc_path *path)
+{
+	const struct mrc_ev_profile *prof;
+
+	if (!path->has_profile)
+		return MRC_PROF_EV_STATES;
+	prof = READ_ONCE(path->mdev->profiles.ev[path->profile]);
+	return prof ? READ_ONCE(prof->event_mask) : MRC_PROF_EV_STATES;
 }
 
 /*

@@ -51,8 +51,9 @@ struct mrc_path {
 	struct timer_list probe_timer;	/* runs while suspect or bad EVs need probes */
 };
 
-struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av);
+struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av, u32 profile);
 void mrc_path_put(struct mrc_path *path);
+u32 mrc_path_event_mask(const struct mrc_path *path);
 void mrc_paths_init(struct mrc_dev *mdev);
 void mrc_paths_check_empty(struct mrc_dev *mdev);
 

@@ -101,11 +101,22 @@ static void *mrc_kvdup(const void *src, size_t len)
 	return p;
 }
 
+/* Under the table's lock: EV profile @id if it exists and is online. */
+static struct mrc_ev_profile *mrc_profile_usable_locked(struct mrc_profiles *t, u32 id)
+{
+	struct mrc_ev_profile *prof = id < MRC_PROFILES_MAX ? t->ev[id] : NULL;
+
+	return prof && prof->state == MRC_PROF_ONLINE ? prof : NULL;
+}
+
 /*
- * A copy of the default profile for a new path set, and one user of it.
- * Process context (QP modify); allocates under the table's mutex.
+ * A copy of EV profile @id (MRC_PROFILE_DEFAULT: the device's default) for
+ * a new path set, and one user of it. Process context (QP modify);
+ * allocates under the table's mutex. A profile named by id must be online:
+ * the QP bound to it holds it, so it exists, but the controller may have
+ * taken it offline since.
  */
-int mrc_profile_snap_default(struct mrc_dev *mdev, struct mrc_profile_snap *snap)
+int mrc_profile_snap(struct mrc_dev *mdev, u32 id, struct mrc_profile_snap *snap)
 {
 	struct mrc_profiles *t = &mdev->profiles;
 	struct mrc_ev_profile *prof;
@@ -113,10 +124,11 @@ int mrc_profile_snap_default(struct mrc_dev *mdev, struct mrc_profile_snap *snap
 
 	might_sleep();
 	mutex_lock(&t->lock);
-	snap->id = t->default_id;
-	prof = t->ev[snap->id];
-	if (WARN_ON(!prof)) {	/* the default always exists */
-		err = -ENOENT;
+	snap->id = id == MRC_PROFILE_DEFAULT ? t->default_id : id;
+	prof = mrc_profile_usable_locked(t, snap->id);
+	if (!prof) {	/* never the default: it exists and stays online */
+		WARN_ON(id == MRC_PROFILE_DEFAULT);
+		err = -EINVAL;
 		goto out;
 	}
 	snap->count = prof->count;
@@ -145,7 +157,25 @@ out:
 	return err;
 }
 
-/* A path set of profile @id is gone. Any context. */
+/*
+ * A QP is created bound to EV profile @id: it must exist and be online,
+ * and it stays (with its EVs) until mrc_profile_put.
+ */
+int mrc_profile_hold(struct mrc_dev *mdev, u32 id)
+{
+	struct mrc_profiles *t = &mdev->profiles;
+	int err = 0;
+
+	mutex_lock(&t->lock);
+	if (mrc_profile_usable_locked(t, id))
+		atomic_inc(&t->users[id]);
+	else
+		err = id < MRC_PROFILES_MAX && t->ev[id] ? -EINVAL : -ENOENT;
+	mutex_unlock(&t->lock);
+	return err;
+}
+
+/* A path set of profile @id, or a QP bound to it, is gone. Any context. */
 void mrc_profile_put(struct mrc_dev *mdev, u32 id)
 {
 	if (!WARN_ON(id >= MRC_PROFILES_MAX))

@@ -23,6 +23,7 @@
 struct mrc_dev;
 
 #define MRC_PROFILES_MAX	16U	/* EV profiles, and format profiles, per device */
+#define MRC_PROFILE_DEFAULT	U32_MAX	/* "the device's default EV profile" */
 
 struct mrc_fmt_profile {
 	u32 mode;			/* enum mrc_prof_fmt */
@@ -53,7 +54,10 @@ struct mrc_profiles {
 	u32 default_id;			/* the EV profile of new path sets */
 	struct mrc_fmt_profile *fmt[MRC_PROFILES_MAX];
 	struct mrc_ev_profile *ev[MRC_PROFILES_MAX];
-	/* path sets of EV profile i; taken under @lock, dropped anywhere */
+	/*
+	 * path sets of EV profile i and QPs bound to it at creation; taken
+	 * under @lock, dropped anywhere. A used profile keeps its EVs.
+	 */
 	atomic_t users[MRC_PROFILES_MAX];
 };
 
@@ -64,9 +68,9 @@ struct mrc_ev_profile *mrc_ev_profile_alloc(u32 count);
 void mrc_ev_profile_free(struct mrc_ev_profile *prof);
 
 /*
- * What a new path set takes from the device's default profile, copied
- * under the table's lock; the caller owns the arrays (kvfree) and one
- * user of profile @id (mrc_profile_put).
+ * What a new path set takes from its EV profile, copied under the table's
+ * lock; the caller owns the arrays (kvfree) and one user of profile @id
+ * (mrc_profile_put).
  */
 struct mrc_profile_snap {
 	u32 id;
@@ -80,7 +84,8 @@ struct mrc_profile_snap {
 	struct mrc_ev_srv6 *srv6;	/* NULL unless the profile is of format SRV6 */
 };
 
-int mrc_profile_snap_default(struct mrc_dev *mdev, struct mrc_profile_snap *snap);
+int mrc_profile_snap(struct mrc_dev *mdev, u32 id, struct mrc_profile_snap *snap);
+int mrc_profile_hold(struct mrc_dev *mdev, u32 id);
 void mrc_profile_put(struct mrc_dev *mdev, u32 id);
 
 #endif /* MRC_PROFILES_H */

@@ -122,12 +122,16 @@ static int mrc_qp_check_init(struct mrc_dev *mdev, struct ib_qp_init_attr *init)
 	return 0;
 }
 
-/* Optional driver input: a QP names its EV profile (multipath, later). */
-static int mrc_qp_check_cmd(struct ib_udata *udata)
+/*
+ * Optional driver input: the EV profile the QP is bound to, if it names
+ * one (else it takes the device's default when it gets its AV).
+ */
+static int mrc_qp_read_cmd(struct mrc_dev *mdev, struct ib_udata *udata, u32 *profile)
 {
 	struct mrc_create_qp_cmd cmd = {};
 	int err;
 
+	*profile = MRC_PROFILE_DEFAULT;
 	if (!udata || !udata->inlen)
 		return 0;
 	if (udata->inlen < sizeof(cmd))
@@ -135,9 +139,23 @@ static int mrc_qp_check_cmd(struct ib_udata *udata)
 	err = ib_copy_from_udata(&cmd, udata, sizeof(cmd));
 	if (err)
 		return err;
-	if (cmd.flags || cmd.ev_profile_id)
-		return -EINVAL;	/* no flags or EV profiles defined yet */
+	if (cmd.flags & ~MRC_CREATE_QP_EV_PROFILE) {
+		ibdev_dbg(&mdev->ib_dev, "create_qp: unknown flags %#x\n", cmd.flags);
+		return -EINVAL;
+	}
+	if (!(cmd.flags & MRC_CREATE_QP_EV_PROFILE))
+		return cmd.ev_profile_id ? -EINVAL : 0;
+	if (cmd.ev_profile_id >= MRC_PROFILES_MAX)
+		return -EINVAL;
+	*profile = cmd.ev_profile_id;
 	return 0;
+}
+
+static void mrc_qp_put_profile(struct mrc_qp *qp)
+{
+	if (qp->bound_profile != MRC_PROFILE_DEFAULT)
+		mrc_profile_put(to_mdev(qp->ibqp.device), qp->bound_profile);
+	qp->bound_profile = MRC_PROFILE_DEFAULT;
 }
 
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -152,11 +170,17 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	err = mrc_qp_check_init(mdev, init);
 	if (!err)
-		err = mrc_qp_check_cmd(udata);
+		err = mrc_qp_read_cmd(mdev, udata, &qp->bound_profile);
 	if (err)
 		return err;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	if (qp->bound_profile != MRC_PROFILE_DEFAULT) {
+		/* ENOENT: no such profile; EINVAL: not online */
+		err = mrc_profile_hold(mdev, qp->bound_profile);
+		if (err)
+			return err;
+	}
 
 	mutex_init(&qp->modify_lock);
 	spin_lock_init(&qp->state_lock);
@@ -175,7 +199,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_queue_init(&qp->sq, udata, cap->max_send_wr,
 			     mrc_send_slot_size(send_sge, cap->max_inline_data));
 	if (err)
-		return err;
+		goto err_profile;
 	qp->max_inline = qp->sq.slot_size - MRC_SEND_WQE_HDR_SIZE;
 	qp->max_send_sge = min_t(u32, qp->max_inline / sizeof(struct mrc_sge),
 				 MRC_MAX_SGE);
@@ -240,6 +264,8 @@ err_rq:
 		mrc_queue_destroy(&qp->rq);
 err_sq:
 	mrc_queue_destroy(&qp->sq);
+err_profile:
+	mrc_qp_put_profile(qp);
 	return err < 0 ? err : -ENOMEM;
 }
 
@@ -429,9 +455,9 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (err)
 		goto out;
 	if (mask & IB_QP_AV) {
-		path = mrc_path_get(to_mdev(ibqp->device), &av);
-		if (!path) {
-			err = -ENOMEM;
+		path = mrc_path_get(to_mdev(ibqp->device), &av, qp->bound_profile);
+		if (IS_ERR(path)) {
+			err = PTR_ERR(path);	/* the bound profile is offline, or no memory */
 			goto out;
 		}
 	}
@@ -502,6 +528,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_resp_free(qp);
 	mrc_path_put(qp->path);
 	qp->path = NULL;
+	mrc_qp_put_profile(qp);
 	dst_cache_destroy(&qp->dst_cache);
 
 	if (!qp->srq)

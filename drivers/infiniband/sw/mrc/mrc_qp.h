@@ -183,6 +183,7 @@ struct mrc_qp {
 	struct dst_cache dst_cache;	/* route to it (reset with the AV) */
 	struct mrc_path *path;		/* its EVs; set with the AV (see mrc_qp_set_path) */
 	u32 profile_id;			/* @path's EV profile */
+	u32 bound_profile;		/* named at creation (held), or MRC_PROFILE_DEFAULT */
 	union ib_gid dgid;
 
 	struct mrc_cq *scq;
