@@ -7,7 +7,7 @@
 #   make check      setup + module + host unit tests + VM selftests  (the test command)
 #   make demo       setup + module + boot the VM and show mrc at work (the demo command)
 #   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
-#   make userspace  build the rdma-core provider libmrc-rdmav34.so, mrcctl (and the test tools)
+#   make userspace  build the rdma-core provider libmrcdv.so.1, mrcctl (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
@@ -108,7 +108,7 @@ install: modules userspace
 	install -D -m 0644 $(PROVIDER) $(DESTDIR)$(LIBDIR)/libmrcdv.so.1
 	ln -sf libmrcdv.so.1 $(DESTDIR)$(LIBDIR)/libmrcdv.so
 	install -d $(DESTDIR)$(VERBS_PROVIDER_DIR)
-	ln -sf $(shell realpath -m --relative-to=$(VERBS_PROVIDER_DIR) $(LIBDIR))/libmrcdv.so.1 \
+	ln -sf $(shell realpath -s -m --relative-to=$(VERBS_PROVIDER_DIR) $(LIBDIR))/libmrcdv.so.1 \
 		$(DESTDIR)$(VERBS_PROVIDER_DIR)/libmrc-rdmav34.so
 	install -D -m 0644 $(TOP)/userspace/provider/include/infiniband/mrcdv.h \
 		$(DESTDIR)$(INCLUDEDIR)/infiniband/mrcdv.h

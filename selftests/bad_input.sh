@@ -26,20 +26,6 @@ bad_input() { # CASE
 	[ $rc -eq 0 ] || fail "mrc_bad_input $1: the client failed (exit $rc)"
 }
 
-# How many objects of KIND (pd cq qp mr ctx ...) `rdma resource show` counts on DEV.
-res_count() { # DEV KIND
-	rdma resource show | awk -v dev="$1:" -v kind="$2" \
-		'$2 == dev { for (i = 3; i < NF; i++) if ($i == kind) print $(i + 1) }'
-}
-
-no_resources() { # DEV
-	local kind
-	for kind in pd cq qp mr ctx srq; do
-		[ "$(res_count "$1" $kind)" = 0 ] || return 1
-	done
-	[ -z "$(rdma resource show qp | grep -w "$1")" ]
-}
-
 access_errors_recover() {
 	two_hosts
 	bad_input access

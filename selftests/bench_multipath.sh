@@ -21,6 +21,7 @@ source "$(dirname "$0")/lib_clos.sh"
 source "$(dirname "$0")/lib_rate.sh"
 
 N=$RATE_SPINES
+FAILED=0	# rows that failed: the exit status says so, after every row has run
 
 # Runs CMD in a fresh world; its stdout is the result, its stderr is dropped (perftest's
 # chatter), "fail" when it failed.
@@ -55,6 +56,7 @@ aggregate_row() { # NAME SHARE_OF_PATHS CMD...
 	v=$(measure "$@")
 	if [ "$v" = fail ]; then
 		printf '  %-34s %10s\n' "$name" fail
+		FAILED=$((FAILED + 1))
 	else
 		printf '  %-34s %10.2f  %.2f of %s\n' "$name" "$v" "$(of_nr "$v" "$paths")" \
 			"$([ "$paths" = 1 ] && echo R || echo "N*R")"
@@ -67,6 +69,7 @@ failover_row() { # FABRIC NAME BREAK
 	shift
 	if [ "$v" = fail ]; then
 		printf '  %-12s %s\n' "$1" "fail (ib_write_bw or a QP error)"
+		FAILED=$((FAILED + 1))
 		return
 	fi
 	read -r before stall after <<<"$v"
@@ -93,4 +96,5 @@ aggregate_row "pinned to one EV" 1 sprayed rate_srv6_fabric fmt 1 mode exp ev fc
 echo "fabric SRv6, one spine failing 4 s into a 14 s sprayed transfer:"
 failover_row rate_srv6_fabric "link down" rate_link_down
 failover_row rate_srv6_fabric "blackhole" rate_blackhole
-echo "BENCH multipath: done"
+echo "BENCH multipath: done, $FAILED rows failed"
+[ $FAILED -eq 0 ]

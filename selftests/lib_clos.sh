@@ -167,22 +167,60 @@ clos_two_planes() { # SPINES (per plane)
 CLOS_SRV6=
 CLOS_SID=fc00:e
 clos_srv6_fabric() { # SPINES
-	local i ns
+	local i
 	CLOS_SRV6=1
 	clos_fabric "$1"
+	clos_srv6_hosts 0
+	for i in $(seq 1 "$1"); do clos_srv6_spine $i; done
+}
+
+# Both hosts accept SRH packets on their netdevs <ns>N, for each N given.
+clos_srv6_hosts() { # N...
+	local ns n
 	for ns in msta mstb; do
-		ns_ex $ns sysctl -qw net.ipv6.conf.all.seg6_enabled=1 \
-			net.ipv6.conf.${ns}0.seg6_enabled=1
+		ns_ex $ns sysctl -qw net.ipv6.conf.all.seg6_enabled=1
+		for n in "$@"; do ns_ex $ns sysctl -qw net.ipv6.conf.$ns$n.seg6_enabled=1; done
 	done
-	# the SIDs' routes need a device that is up and not the loopback (IPv6 makes a route
-	# over lo that is not local a reject route): a dummy, which no link test takes down
-	for i in $(seq 1 "$1"); do
-		ns_ex msts$i ip link add msts$i-sid type dummy
-		ns_ex msts$i ip link set msts$i-sid up
-		ns_ex msts$i ip -6 route add $CLOS_SID$i::/64 encap seg6local action End \
-			dev msts$i-sid
-		clos_spine_routes $i
+}
+
+# Spine I runs End on its SIDs, which both its leaves route to it. The SIDs' route needs a
+# device that is up and not the loopback (IPv6 makes a route over lo that is not local a
+# reject route): a dummy, which no link test takes down.
+clos_srv6_spine() { # I
+	ns_ex msts$1 ip link add msts$1-sid type dummy
+	ns_ex msts$1 ip link set msts$1-sid up
+	ns_ex msts$1 ip -6 route add $CLOS_SID$1::/64 encap seg6local action End dev msts$1-sid
+	clos_spine_routes $1
+}
+
+# Both planes SRv6 (clos_two_planes, every spine as in clos_srv6_fabric), both hosts
+# spraying over 256 explicit SRv6 EVs: fc00:e<i>::<j> of the 2 x SPINES spines in turn, each
+# EV bound to its spine's plane.
+#
+#    host B --plane 2, SRH [A, fc00:e6::<j>]--> leaf B2 --> spine 6: End --> leaf A2 --> A
+clos_srv6_two_planes() { # SPINES (per plane)
+	local i
+	CLOS_SRV6=1
+	FABRIC_FAMILY=6
+	clos_two_planes "$1"
+	clos_srv6_hosts 0 1
+	for i in $(seq 1 $((2 * $1))); do clos_srv6_spine $i; done
+	clos_srv6_plane_profile msta mrcsta "$1"
+	clos_srv6_plane_profile mstb mrcstb "$1"
+}
+
+clos_srv6_plane_profile() { # NS DEV SPINES
+	local ns=$1 dev=$2 spines=$3 s j evs=()
+	for j in $(seq 0 $((256 / (2 * spines) - 1))); do
+		for s in $(seq 1 $((2 * spines))); do
+			evs+=(ev "$CLOS_SID$s::$j" plane $(( (s - 1) / spines + 1 )))
+		done
 	done
+	ns_ex "$ns" mrcctl ev-fmt-profile add dev "$dev" id 1 mode srv6
+	ns_ex "$ns" mrcctl ev-fmt-profile set dev "$dev" id 1 state online
+	ns_ex "$ns" mrcctl ev-profile add dev "$dev" id 1 fmt 1 mode exp "${evs[@]}"
+	ns_ex "$ns" mrcctl ev-profile set dev "$dev" id 1 state online
+	ns_ex "$ns" mrcctl dev set dev "$dev" default-profile 1
 }
 
 # Device DEV in netns NS sprays over SPINES x 64 SRv6 EVs, generated: fc00:e<i>::<j>
@@ -309,6 +347,17 @@ clos_sprayed_transfer() { # SPINES NR_EVS
 	CLOS_FAIR=$((total / spines))
 	echo "bytes per spine: ${CLOS_MOVED[*]:1} (fair share $CLOS_FAIR)"
 	[ $total -ge $((3000 * 65536)) ] || fail "only $total bytes crossed the spines"
+}
+
+# After clos_sprayed_transfer, where the sender chose every packet's spine: each of SPINES
+# spines carried its fair share, within 25%.
+clos_spines_even() { # SPINES
+	local i
+	for i in $(seq 1 "$1"); do
+		[ $((CLOS_MOVED[i] * 4)) -ge $((CLOS_FAIR * 3)) ] &&
+			[ $((CLOS_MOVED[i] * 4)) -le $((CLOS_FAIR * 5)) ] ||
+			fail "spine $i carried ${CLOS_MOVED[i]} bytes (fair share $CLOS_FAIR)"
+	done
 }
 
 # Every spine's path from leaf B towards A shaped to RATE (tc tbf on leaf B's links, so each

@@ -111,7 +111,13 @@ deny_and_allow_one_ev() {
 	local i=7 p1 p2 other1 other2
 	ip netns exec mstb mrcctl -j monitor >$MON_LOG 2>&1 &
 	local mon=$!
-	for _ in $(seq 100); do monitor_joined && break; sleep 0.1; done
+	ip netns exec mstb mrcctl monitor ev >$MON_LOG.txt 2>&1 &
+	local mon_text=$!
+	for _ in $(seq 100); do
+		[ "$(nb awk '$2 == 16 && $4 != "00000000"' /proc/net/netlink | wc -l)" -ge 2 ] &&
+			break
+		sleep 0.1
+	done
 	poll_until 90 every_ev_carried
 
 	ctl_b ev set dev mrcstb dst $A4 index $i state deny
@@ -148,9 +154,12 @@ deny_and_allow_one_ev() {
 	ctl_b ev set dev mrcstb dst $A4 index 11 state allow
 
 	sleep 0.5
-	kill -TERM $mon
+	kill -TERM $mon $mon_text
 	wait $mon || fail "monitor exited with $? on SIGTERM"
-	cat $MON_LOG
+	wait $mon_text || fail "monitor (text) exited with $? on SIGTERM"
+	cat $MON_LOG $MON_LOG.txt
+	grep -E "dev mrcstb profile 0 dst 10\.11\.0\.1 index $i from good -> to denied" \
+		$MON_LOG.txt || fail "the text monitor's line of EV $i denied"
 	assert_eq "$(jq -c "select(.index == $i) | [.dev, .dst, .from, .to, .reason]" $MON_LOG |
 		tr '\n' ' ')" \
 		'["mrcstb","10.11.0.1","good","denied","controller"] ["mrcstb","10.11.0.1","denied","good","controller"] ' \
@@ -233,6 +242,8 @@ one_shot_probes_answered() {
 	assert_eq "$(evs_b | jq -c '[.[] | [.index, .state]]')" "$states" "EV states after probes"
 	ctl_b probe dev mrcstb dst $A4 index 7 | grep -E '^dst 10\.11\.0\.1 .*index 7 .*answered' ||
 		fail "the text output of mrcctl probe"
+	ctl_b probe send dev mrcstb dst $A4 profile 0 index 8 | grep -E 'index 8 .*answered' ||
+		fail "mrcctl probe send"
 	flow_stop
 }
 
@@ -331,7 +342,7 @@ qps_bound_to_their_own_profiles() {
 		nb mrc_verbs_probe mrcstb qp-profile=5
 	expect_error "an offline profile" "mrcdv_create_qp profile 3: error 22 " \
 		nb mrc_verbs_probe mrcstb qp-profile=3
-	expect_error "profile 16 (out of range)" "mrcdv_create_qp profile 16: error 22 " \
+	expect_error "profile 16 (out of range)" "mrcdv_create_qp profile 16: error 2 " \
 		nb mrc_verbs_probe mrcstb qp-profile=16
 	expect_error "MRC_EV_PROFILE=one" "^create_qp: error 22 " \
 		nb env MRC_EV_PROFILE=one mrc_verbs_probe mrcstb qp
@@ -339,23 +350,36 @@ qps_bound_to_their_own_profiles() {
 		nb env MRC_EV_PROFILE=5 mrc_verbs_probe mrcstb qp
 	nb mrc_verbs_probe mrcstb qp-profile=1 || fail "a QP bound to profile 1"
 	nb env MRC_EV_PROFILE=2 mrc_verbs_probe mrcstb qp || fail "a QP bound by MRC_EV_PROFILE"
+	# a QP holds its profile from its creation, before it has an address (and a path set);
+	# killed, its process's QP goes and lets go of it (the last del below)
+	ip netns exec mstb mrc_verbs_probe mrcstb qp-profile=2,60 >/tmp/mrcctl_hold.log 2>&1 &
+	local holder=$!
+	wait_until 30 grep -q "^holding" /tmp/mrcctl_hold.log
+	expect_error "a profile held by a QP with no address" "^mrcctl: .*in use by QPs" \
+		ctl_b ev-profile del dev mrcstb id 2
+	ctl_b ev-profile set dev mrcstb id 2 state offline
+	expect_error "EVs of a held profile" "^mrcctl: .*in use by QPs: its EVs do not change" \
+		ctl_b ev-profile set dev mrcstb id 2 ev 0xc005
+	ctl_b ev-profile set dev mrcstb id 2 state online
+	kill $holder
+	wait $holder 2>/dev/null || true
 
 	FLOW_EVS=1 FLOW_ARGS="--ev-profile 1" flow_start
 	local flow_server=$SERVER_PID
 	server_a 18515 timeout 200 ib_write_bw -d mrcsta -x "$gid_a" --use_old_post_send -F \
-		-s 65536 -D 20
+		-s 65536 -D 40
 	nb env MRC_EV_PROFILE=2 timeout 200 ib_write_bw -d mrcstb -x "$gid_b" \
-		--use_old_post_send -F -s 65536 -D 20 $A4 >/tmp/mrcctl_bound_bw.log 2>&1 &
+		--use_old_post_send -F -s 65536 -D 40 $A4 >/tmp/mrcctl_bound_bw.log 2>&1 &
 	local bw_pid=$!
 	poll_until 60 eval '[ "$(ev_packets_b c001)" -gt 100 ] && [ "$(ev_packets_b c000)" -gt 100 ]'
+	expect_error "a bound profile" "^mrcctl: .*in use by QPs" \
+		ctl_b ev-profile del dev mrcstb id 2
 	echo "$(evs_b | jq -c '.[] | [.bytes, .packets]')"
 	ctl_b path show dev mrcstb
 	assert_eq "$(ctl_b -j path show dev mrcstb | jq -c '[.[].profile] | sort')" '[1,2]' \
 		"B's path sets towards A: of profiles 1 and 2, none of the default 0"
 	qps=$(ctl_b -j stats qp dev mrcstb | jq -c '[.[].profile] | sort')
 	assert_eq "$qps" '[1,1,2]' "B's QPs: mrc_stress's two on profile 1, ib_write_bw's on 2"
-	expect_error "a bound profile" "^mrcctl: .*in use by QPs" \
-		ctl_b ev-profile del dev mrcstb id 2
 	wait "$bw_pid" || { cat /tmp/mrcctl_bound_bw.log; fail "ib_write_bw bound to profile 2"; }
 	wait "$SERVER_PID" || fail "ib_write_bw server"
 	SERVER_PID=$flow_server
@@ -379,6 +403,39 @@ generated_profile_sprays_over_its_evs() {
 	assert_eq "$(evs_b | jq -r '[.[].bytes] | sort | join(" ")')" "c100 c101 c102 c103" \
 		"the generated EVs"
 	flow_stop
+}
+
+# The commands no other test runs, in text and JSON (-j, -p), each checked by what it shows.
+other_commands_work() {
+	two_hosts
+	ctl_b dev show | grep -E "name mrcstb .*default_profile 0" || fail "dev show (text)"
+	assert_eq "$(ctl_b -j -p dev show mrcstb | jq -r '.[0].name')" mrcstb "dev show -j -p"
+	ctl_b plane show dev mrcstb | grep -E "plane 1 ifname mstb0" || fail "plane show (text)"
+	assert_eq "$(ctl_b -j plane show dev mrcstb | jq -c '[.[].plane]')" '[1]' "plane show -j"
+	ctl_b ev help | grep -q "^usage: mrcctl ev show" || fail "ev help"
+
+	ctl_b ev-fmt-profile add dev mrcstb id 1 mode stev width 8 width 24
+	ctl_b ev-fmt-profile set dev mrcstb id 1 width 16 width 16
+	ctl_b ev-fmt-profile show dev mrcstb id 1 | grep -E "^id 1 mode stev" || fail "fmt show id"
+	assert_eq "$(ctl_b -j ev-fmt-profile show dev mrcstb id 1 | jq -c '.[0].widths')" \
+		'[16,16]' "fmt profile widths after set"
+	ctl_b ev-fmt-profile del dev mrcstb id 1
+
+	ctl_b ev-profile add dev mrcstb id 1 mode exp ev c000 weight 2 ev c001 plane 1
+	ctl_b ev-profile set dev mrcstb id 1 min-active 2 policy weighted
+	assert_eq "$(ctl_b -j ev-profile show dev mrcstb id 1 |
+		jq -c '.[0] | [.count, .min_active, .policy]')" '[2,2,"weighted"]' \
+		"exp profile after set"
+	ctl_b ev-profile show dev mrcstb id 1 | grep -E "^id 1 mode exp .*count 2 min_active 2" ||
+		fail "ev-profile show (text)"
+	ctl_b ev-profile add dev mrcstb id 2 mode gen field width 16 init 0xc100 max 3 mask 3
+	# new fields make the profile's count of EVs again (a set does not change the count)
+	ctl_b ev-profile set dev mrcstb id 2 field width 16 init 0xc200 max 3 mask 3
+	assert_eq "$(ctl_b -j ev-profile show dev mrcstb id 2 | jq -c '.[0] | [.count, .fields]')" \
+		'[4,[{"width":16,"init":49664,"min":0,"max":3,"mask":3}]]' "gen profile after set"
+	ctl_b ev-profile del dev mrcstb id 2
+	ctl_b ev-profile del dev mrcstb id 1
+	assert_eq "$(profiles_b | jq -c '[.[].id]')" '[0]' "profiles at the end"
 }
 
 # Refused by mrcctl or the kernel with a reason; nothing changes.
@@ -436,4 +493,5 @@ ktap_run \
 	pin_new_qps_to_one_ev \
 	qps_bound_to_their_own_profiles \
 	generated_profile_sprays_over_its_evs \
+	other_commands_work \
 	profile_refusals

@@ -56,7 +56,9 @@ stev_evs_spread_by_flow_label() {
 
 # Spine 2 loses its link to leaf A (ip link set down at both ends).
 spine_link_down_and_back() {
-	spine_failure_under_stress "link down" "clos_spine_a_link 2 down" "clos_spine_a_link 2 up"
+	# link back up: every EV GOOD again within 1 s
+	spine_failure_under_stress "link down" "clos_spine_a_link 2 down" "clos_spine_a_link 2 up" \
+		1000
 }
 
 # Spine 2 silently drops everything towards leaf A: no link goes down, nothing tells anyone.
@@ -91,8 +93,14 @@ all_paths_dead() {
 	[ $elapsed -lt 30000 ] || fail "it took ${elapsed} ms to fail"
 	# the first QP to run out of retries may be either host's; the other's peer then goes
 	[ $(( $(counter mrcsta qp_errors) + $(counter mrcstb qp_errors) )) -ge 1 ] || fail "no QP error"
+	# by RC's rules: a QP errs once its retry count (3) is spent on timeouts
+	[ $(( $(counter mrcsta timeouts) + $(counter mrcstb timeouts) )) -ge 3 ] ||
+		fail "a QP failed before it had retried"
 	kill $SERVER_PID 2>/dev/null || true
 	wait $SERVER_PID || true
+	# nothing is left behind: every verbs object of both processes is gone
+	wait_until 10 no_resources mrcstb
+	wait_until 10 no_resources mrcsta
 }
 
 ktap_run \

@@ -62,16 +62,20 @@ flap_srv6_route() { # a|b I up|down
 	fi
 }
 
+# Random leaf-spine links go down and up, one change every 200 ms (on a clock with no forks:
+# under emulation a fork costs tens of ms), at most two links down at once.
 flap_links() { # SPINES SECONDS
-	local spines=$1 end=$(( $(now_ms) + $2 * 1000 )) n=0 down=0 sides=(a b) side i link
+	local spines=$1 n=0 down=0 sides=(a b) side i link now next end wait_us wait_s
 	local -A fd state
+	now=${EPOCHREALTIME/./}
+	next=$now end=$((now + $2 * 1000000))
 	for side in a b; do
 		rm -f /tmp/flap-$side
 		mkfifo /tmp/flap-$side
 		ip netns exec mstl$side ip -force -batch /tmp/flap-$side &
 		exec {fd[$side]}>/tmp/flap-$side
 	done
-	while [ "$(now_ms)" -lt $end ]; do
+	while now=${EPOCHREALTIME/./}; [ "$now" -lt $end ]; do
 		side=${sides[RANDOM % 2]}
 		i=$((RANDOM % spines + 1))
 		link="$side$i"
@@ -87,7 +91,15 @@ flap_links() { # SPINES SECONDS
 		echo "link set dev mstl$side-s$i ${state[$link]}" >&"${fd[$side]}"
 		flap_srv6_route "$side" $i "${state[$link]}" >&"${fd[$side]}"
 		n=$((n + 1))
-		sleep 0.2
+		next=$((next + 200000))
+		now=${EPOCHREALTIME/./}
+		wait_us=$((next - now))
+		if [ $wait_us -gt 0 ]; then
+			printf -v wait_s '0.%06d' $wait_us
+			sleep "$wait_s"
+		else
+			next=$now	# late: the next change comes 200 ms after this one, not sooner
+		fi
 	done
 	for link in "${!state[@]}"; do
 		echo "link set dev mstl${link:0:1}-s${link:1} up" >&"${fd[${link:0:1}]}"
@@ -95,7 +107,8 @@ flap_links() { # SPINES SECONDS
 	done
 	for side in a b; do exec {fd[$side]}>&-; done
 	wait_until 10 links_up $spines
-	echo "$n link state changes in $2 s"
+	echo "$n link state changes in $2 s (one per $(($2 * 1000 / n)) ms; 200 asked)"
+	FLAP_CHANGES=$n
 }
 
 # Every leaf-spine link is up again.
@@ -128,6 +141,8 @@ flap_soak_on() { # FABRIC
 	read=$!
 	sleep 5
 	flap_links $spines $secs
+	# one change per 200 ms asked; the VM's slowest allowed is one per 250 ms
+	[ "$FLAP_CHANGES" -ge $((secs * 4)) ] || fail "only $FLAP_CHANGES link changes in $secs s"
 	[ "$(counter mrcsta ev_marked_bad)" -gt 0 ] && [ "$(counter mrcstb ev_marked_bad)" -gt 0 ] ||
 		fail "both hosts should have lost paths to the flaps"
 	wait $write || { churn_diag /tmp/churn-write.out; fail "ib_write_bw failed across the flaps"; }

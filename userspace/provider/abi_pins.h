@@ -34,6 +34,7 @@ static_assert(sizeof(struct verbs_sysfs_dev) == 0x3e0, "verbs_sysfs_dev");
 static_assert(offsetof(struct verbs_sysfs_dev, num_ports) == 0x3c4, "verbs_sysfs_dev.num_ports");
 static_assert(offsetof(struct verbs_sysfs_dev, abi_ver) == 0x3c8, "verbs_sysfs_dev.abi_ver");
 static_assert(offsetof(struct verbs_device, sysfs) == 696, "verbs_device.sysfs");
+static_assert(offsetof(struct verbs_device, ops) == 664, "verbs_device.ops (mrcdv_is_supported)");
 static_assert(offsetof(struct verbs_qp, comp_mask) == 0x160, "verbs_qp.comp_mask (44.0 ibv_qp_ex)");
 static_assert(sizeof(struct ibv_port_attr) == 52, "ibv_port_attr (44.0; 56 in 56.1)");
 

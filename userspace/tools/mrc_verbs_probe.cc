@@ -11,8 +11,9 @@
 //     flush  an RC QP's rings end to end: post receives, move the QP to ERR, post a send,
 //            resize the CQ under the pending completions, poll them all back (WR_FLUSH_ERR)
 //     qp     create an RC QP with ibv_create_qp (bound to $MRC_EV_PROFILE if that is set)
-//     qp-profile=ID
-//            create an RC QP bound to EV profile ID with mrcdv_create_qp (mrcdv.h)
+//     qp-profile=ID[,HOLD]
+//            create an RC QP bound to EV profile ID with mrcdv_create_qp (mrcdv.h); with HOLD,
+//            keep it HOLD seconds (a line "holding" says when it exists) before destroying it
 //
 //     open mrcst0: ok
 //     alloc_pd: ok
@@ -31,6 +32,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <infiniband/mrcdv.h>
@@ -221,9 +223,30 @@ bool step_qp(ibv_context *ctx, const char *profile) {
     mrcdv_qp_init_attr mrc{};
     mrc.comp_mask = MRCDV_QP_INIT_ATTR_MASK_EV_PROFILE;
     mrc.ev_profile_id = static_cast<std::uint32_t>(std::strtoul(profile, &end, 10));
+    unsigned long hold = 0;
+    if (end == profile || (*end != '\0' && *end != ',')) {
+        std::fprintf(stderr, "mrc_verbs_probe: bad profile id in qp-profile=%s\n", profile);
+        return false;
+    }
+    if (*end == ',') {
+        const char *hold_text = end + 1;
+        hold = std::strtoul(hold_text, &end, 10);
+        if (end == hold_text || *end != '\0') {
+            std::fprintf(stderr, "mrc_verbs_probe: bad hold in qp-profile=%s\n", profile);
+            return false;
+        }
+    }
+    const std::string_view id(profile, std::strcspn(profile, ","));
+    const std::string step = "mrcdv_create_qp profile " + std::string(id);
     const Qp qp(mrcdv_create_qp(ctx, &init, &mrc));
-    const std::string step = std::string("mrcdv_create_qp profile ") + profile;
-    return report(step.c_str(), qp != nullptr, errno);
+    if (!report(step.c_str(), qp != nullptr, errno))
+        return false;
+    if (hold != 0) {
+        std::printf("holding QP %u for %lu s\n", qp->qp_num, hold);
+        std::fflush(stdout);
+        std::this_thread::sleep_for(std::chrono::seconds(hold));
+    }
+    return true;
 }
 
 } // namespace

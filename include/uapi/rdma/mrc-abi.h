@@ -136,10 +136,11 @@ struct mrc_resize_cq_resp {
 /* ibv_create_qp */
 enum mrc_create_qp_flags {
 	/*
-	 * The QP is bound to EV profile ev_profile_id for its life (which then
-	 * exists, is online and cannot be deleted); without this flag it takes
-	 * the device's default profile when it gets its AV, and
-	 * ev_profile_id must be 0.
+	 * The QP is bound to EV profile ev_profile_id for its life: it must
+	 * exist (else ENOENT) and be online (else EINVAL), and it cannot be
+	 * deleted while the QP lives. Without this flag the QP takes the
+	 * device's default profile when it gets its AV, and ev_profile_id
+	 * must be 0.
 	 */
 	MRC_CREATE_QP_EV_PROFILE = 1 << 0,
 };

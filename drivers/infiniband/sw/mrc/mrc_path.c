@@ -5,9 +5,10 @@
  * (Documentation/multipath.rst). The protocol core decides; this file
  * owns the memory, the locking and the lookup.
  *
- * A path set copies its EVs from the device's default EV profile when it
- * is made (mrc_profile.c) and keeps them; QPs made after the default
- * changes get path sets of the new one. A loss makes its EV suspect and the path set's probe timer
+ * A path set copies its EVs from its EV profile (the one its QP is bound
+ * to, else the device's default) when it is made (mrc_profile.c) and keeps
+ * them; QPs made after the default changes get path sets of the new one.
+ * A loss makes its EV suspect and the path set's probe timer
  * starts; the timer sends the probes the core asks for and reports the
  * state changes it makes (mrc_probe.c builds and answers the packets).
  */
@@ -158,8 +159,9 @@ static struct mrc_path *mrc_path_find_any_locked(struct mrc_dev *mdev, const str
  * The path set of EV profile @profile (MRC_PROFILE_DEFAULT: the device's
  * default) towards @av's destination, shared or new; an ERR_PTR if out of
  * memory or the profile is not online. Process context. A fresh one is
- * made first (it names the default profile of now) and dropped when an
- * existing set of that profile is found.
+ * made first (it names the profile asked for, the default as it is now if
+ * that is the default) and dropped when an existing set of that profile is
+ * found.
  */
 struct mrc_path *mrc_path_get(struct mrc_dev *mdev, const struct mrc_av *av, u32 profile)
 {

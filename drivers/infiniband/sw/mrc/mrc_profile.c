@@ -159,7 +159,7 @@ out:
 
 /*
  * A QP is created bound to EV profile @id: it must exist and be online,
- * and it stays (with its EVs) until mrc_profile_put.
+ * and it stays (with its EVs) until mrc_profile_put. Process context.
  */
 int mrc_profile_hold(struct mrc_dev *mdev, u32 id)
 {

@@ -51,7 +51,7 @@ struct mrc_ev_profile {
 
 struct mrc_profiles {
 	struct mutex lock;		/* everything below but @users */
-	u32 default_id;			/* the EV profile of new path sets */
+	u32 default_id;			/* the EV profile of QPs bound to none */
 	struct mrc_fmt_profile *fmt[MRC_PROFILES_MAX];
 	struct mrc_ev_profile *ev[MRC_PROFILES_MAX];
 	/*

@@ -146,7 +146,7 @@ static int mrc_qp_read_cmd(struct mrc_dev *mdev, struct ib_udata *udata, u32 *pr
 	if (!(cmd.flags & MRC_CREATE_QP_EV_PROFILE))
 		return cmd.ev_profile_id ? -EINVAL : 0;
 	if (cmd.ev_profile_id >= MRC_PROFILES_MAX)
-		return -EINVAL;
+		return -ENOENT;	/* as for an id of no profile */
 	*profile = cmd.ev_profile_id;
 	return 0;
 }
@@ -168,6 +168,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 qpn, send_sge, recv_sge;
 	int err;
 
+	qp->bound_profile = MRC_PROFILE_DEFAULT;	/* nothing held yet */
 	err = mrc_qp_check_init(mdev, init);
 	if (!err)
 		err = mrc_qp_read_cmd(mdev, udata, &qp->bound_profile);
