@@ -6,8 +6,7 @@
 # 1 + i mod 2); the leaves of each plane hash the UDP ports over its spines. A plane-2
 # spine dying costs that spine's EVs; all four "core switches" of plane 2 taken out at once
 # cost half the EVs, with every byte verified and no QP error, and traffic returns to them.
-# The same two planes as an SRv6 fabric (every spine runs End, each EV names its spine and
-# plane): one QP even over all eight spines, and a plane-2 spine's failure.
+# (The same two planes as an SRv6 fabric: multipath_srv6_planes.sh.)
 #
 #                    [ leaf A  mstla ] == spines 1 ... 4 == [ leaf B  mstlb ]
 #   [ host A ]--msta0                                                 mstb0--[ host B ]
@@ -59,30 +58,6 @@ plane2_core_switches_swapped() {
 		spine_failure_under_stress "plane 2, 4 spines out" plane2_spines_out plane2_spines_in
 }
 
-# SRv6 on both planes (clos_srv6_two_planes): B's EVs name a spine each, of either plane, and
-# one QP crosses all eight evenly by its EVs alone, half of them on each plane.
-srv6_two_planes_one_qp_uses_every_spine() {
-	clos_srv6_two_planes $SPINES
-	clos_sprayed_transfer $((2 * SPINES)) 256
-	# EV k: spine k mod 8 + 1; spines 1-4 are plane 1's
-	assert_eq "$(jq -c '[.[] | select(.index == 0 or .index == 5) | [.bytes, .plane]]' \
-		$CLOS_EVS_JSON)" \
-		'[["fc0000e1000000000000000000000000",1],["fc0000e6000000000000000000000000",2]]' \
-		"EVs 0 and 5"
-	assert_eq "$(jq -c '[group_by(.plane)[] | [.[0].plane, length]]' $CLOS_EVS_JSON)" \
-		'[[1,128],[2,128]]' "EVs per plane"
-	clos_spines_even $((2 * SPINES))
-	no_qp_errors
-}
-
-# Spine 6 (plane 2) of the SRv6 planes loses its link to leaf A2: exactly its 32 EVs die.
-srv6_two_planes_spine_link_down_and_back() {
-	FAILOVER_FABRIC="clos_srv6_two_planes $SPINES" FAILOVER_SPINE=6 FAILOVER_REF_SPINE=5 \
-		FAILOVER_DEAD_EVS='.index % 8 == 5' FAILOVER_MARKED_MIN=32 FAILOVER_MARKED_MAX=64 \
-		spine_failure_under_stress "SRv6 plane 2, link down" "clos_spine_a_link 6 down" \
-		"clos_spine_a_link 6 up" 1000
-}
-
 # Planes over netlink: refusals that change nothing, and detaching a plane.
 plane_refusals_and_detach() {
 	two_planes
@@ -119,6 +94,4 @@ ktap_run \
 	two_planes_one_qp_uses_every_spine \
 	plane2_spine_link_down_and_back \
 	plane2_core_switches_swapped \
-	srv6_two_planes_one_qp_uses_every_spine \
-	srv6_two_planes_spine_link_down_and_back \
 	plane_refusals_and_detach

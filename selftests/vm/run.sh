@@ -14,7 +14,7 @@ top=$(cd "$here/../.." && pwd)
 build=$top/build
 kdir=
 mode=tests
-timeout_s=2700
+timeout_s=3600	# the whole test run; CI's own limit (90 min) has room for the build and lint too
 only=
 
 while [ $# -gt 0 ]; do
