@@ -68,10 +68,11 @@ b_addr() { if [ "$FABRIC_FAMILY" = 6 ]; then echo "$B6"; else echo "$B4"; fi; }
 # B's EV table towards A as JSON (mrcctl; more ev show arguments may follow)
 evs_b() { nb mrcctl -j ev show dev mrcstb dst "$(a_addr)" "$@"; }
 
-# Until mrcctl monitor in B has joined its group (a genetlink socket with a group in
-# /proc/net/netlink).
-monitor_joined() {
-	nb awk '$2 == 16 && $4 != "00000000" { found = 1 } END { exit !found }' /proc/net/netlink
+# Whether N (1 if not given) mrcctl monitors in B have joined their group (genetlink sockets
+# with a group in /proc/net/netlink).
+monitor_joined() { # [N]
+	nb awk -v n="${1:-1}" '$2 == 16 && $4 != "00000000" { c++ } END { exit c < n }' \
+		/proc/net/netlink
 }
 
 counter() { # DEV NAME -> value of an mrc hw counter

@@ -80,14 +80,18 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR" [BACK_MS]
 	wait_until 10 counter_ge mrcstb ev_recovered "$marked"
 	# and whatever host A marked (its EVs through a spine whose way to B died) comes back too
 	wait_until 10 counter_ge mrcsta ev_recovered "$(counter mrcsta ev_marked_bad)"
-	# the last EV's GOOD event, by its kernel time
+	# the last EV's GOOD event, by its kernel time, once mrcctl monitor has written them all
+	wait_until 10 eval '[ "$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"good\")] |
+		length" $mon)" -ge "$marked" ]'
 	t_back=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"good\")] |
 		(.[-1].time_ns / 1000000 | floor) - $t0" $mon)
-	kill -0 $pid 2>/dev/null || fail "the stress had ended before the repaired spine was measured"
+	kill -0 $pid 2>/dev/null ||
+		{ cat $out; fail "the stress had ended before the repaired spine was measured"; }
 	bytes0=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
 	sleep 3
 	bytes1=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
-	kill -0 $pid 2>/dev/null || fail "the stress ended while the repaired spine was measured"
+	kill -0 $pid 2>/dev/null ||
+		{ cat $out; fail "the stress ended while the repaired spine was measured"; }
 	echo "$what repaired (the commands took $((t0 - t_fix)) ms): every EV GOOD again" \
 		"${t_back} ms after they returned; spine $FAILOVER_SPINE carried" \
 		"$((bytes1 - bytes0)) bytes from B in 3 s"

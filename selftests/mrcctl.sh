@@ -113,11 +113,7 @@ deny_and_allow_one_ev() {
 	local mon=$!
 	ip netns exec mstb mrcctl monitor ev >$MON_LOG.txt 2>&1 &
 	local mon_text=$!
-	for _ in $(seq 100); do
-		[ "$(nb awk '$2 == 16 && $4 != "00000000"' /proc/net/netlink | wc -l)" -ge 2 ] &&
-			break
-		sleep 0.1
-	done
+	wait_until 10 monitor_joined 2
 	poll_until 90 every_ev_carried
 
 	ctl_b ev set dev mrcstb dst $A4 index $i state deny
@@ -240,9 +236,9 @@ one_shot_probes_answered() {
 	[ "$(counter mrcsta probes_answered)" -ge $((answered0 + 4)) ] ||
 		fail "A's device answered $(( $(counter mrcsta probes_answered) - answered0 )) probes"
 	assert_eq "$(evs_b | jq -c '[.[] | [.index, .state]]')" "$states" "EV states after probes"
-	ctl_b probe dev mrcstb dst $A4 index 7 | grep -E '^dst 10\.11\.0\.1 .*index 7 .*answered' ||
+	ctl_b probe dev mrcstb dst $A4 index 7 | grep -E '^dst 10\.11\.0\.1 .*index 7 answered yes' ||
 		fail "the text output of mrcctl probe"
-	ctl_b probe send dev mrcstb dst $A4 profile 0 index 8 | grep -E 'index 8 .*answered' ||
+	ctl_b probe send dev mrcstb dst $A4 profile 0 index 8 | grep -E 'index 8 answered yes' ||
 		fail "mrcctl probe send"
 	flow_stop
 }
@@ -429,10 +425,10 @@ other_commands_work() {
 	ctl_b ev-profile show dev mrcstb id 1 | grep -E "^id 1 mode exp .*count 2 min_active 2" ||
 		fail "ev-profile show (text)"
 	ctl_b ev-profile add dev mrcstb id 2 mode gen field width 16 init 0xc100 max 3 mask 3
-	# new fields make the profile's count of EVs again (a set does not change the count)
-	ctl_b ev-profile set dev mrcstb id 2 field width 16 init 0xc200 max 3 mask 3
+	# new fields that could make 8 EVs: the profile keeps its count, 4 (a set changes no count)
+	ctl_b ev-profile set dev mrcstb id 2 field width 16 init 0xc200 max 7 mask 7
 	assert_eq "$(ctl_b -j ev-profile show dev mrcstb id 2 | jq -c '.[0] | [.count, .fields]')" \
-		'[4,[{"width":16,"init":49664,"min":0,"max":3,"mask":3}]]' "gen profile after set"
+		'[4,[{"width":16,"init":49664,"min":0,"max":7,"mask":7}]]' "gen profile after set"
 	ctl_b ev-profile del dev mrcstb id 2
 	ctl_b ev-profile del dev mrcstb id 1
 	assert_eq "$(profiles_b | jq -c '[.[].id]')" '[0]' "profiles at the end"

@@ -98,9 +98,10 @@ all_paths_dead() {
 		fail "a QP failed before it had retried"
 	kill $SERVER_PID 2>/dev/null || true
 	wait $SERVER_PID || true
-	# nothing is left behind: every verbs object of both processes is gone
-	wait_until 10 no_resources mrcstb
-	wait_until 10 no_resources mrcsta
+	# nothing is left behind: every verbs object of both processes is gone (the server,
+	# which the kill above may not reach inside its netns, ends on its own QPs' errors)
+	wait_until 30 no_resources mrcstb
+	wait_until 30 no_resources mrcsta
 }
 
 ktap_run \

@@ -96,7 +96,7 @@ flap_links() { # SPINES SECONDS INTERVAL_MS
 		now=${EPOCHREALTIME/./}
 		wait_us=$((next - now))
 		if [ $wait_us -gt 0 ]; then
-			printf -v wait_s '0.%06d' $wait_us
+			printf -v wait_s '%d.%06d' $((wait_us / 1000000)) $((wait_us % 1000000))
 			sleep "$wait_s"
 		else
 			next=$now	# late: the next change comes an interval after this one

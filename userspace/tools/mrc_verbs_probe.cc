@@ -3,7 +3,7 @@
 // object at a time, printing one line per step:
 //
 //     mrc_verbs_probe DEVICE [STEP...]     steps: pd (default), cq, srq, flush, qp,
-//                                          qp-profile=ID
+//                                          qp-profile=ID[,HOLD]
 //
 //     pd     allocate a protection domain
 //     cq     create a completion queue, resize it
@@ -254,8 +254,9 @@ bool step_qp(ibv_context *ctx, const char *profile) {
 int main(int argc, char **argv) {
     const std::span<char *> args(argv, static_cast<std::size_t>(argc));
     if (args.size() < 2) {
-        std::fprintf(stderr,
-                     "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush|qp|qp-profile=ID]...\n");
+        std::fprintf(
+                stderr,
+                "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush|qp|qp-profile=ID[,HOLD]]...\n");
         return 2;
     }
     int num = 0;
