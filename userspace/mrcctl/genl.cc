@@ -4,6 +4,7 @@
 
 #include "args.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -182,7 +183,9 @@ int Genl::fd() const {
 }
 
 void Genl::transact(const Request &req, const ReplyFn &on_reply) {
-    MsgPtr msg(nlmsg_alloc());
+    // the headers, the attributes, and room to spare: no request is refused for its size
+    const std::size_t size = NLMSG_HDRLEN + GENL_HDRLEN + request_wire_size(req) + 256;
+    MsgPtr msg(nlmsg_alloc_size(std::max<std::size_t>(size, 4096)));
     if (!msg)
         throw Failure("out of memory");
     if (!genlmsg_put(msg.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_, 0, req.dump ? NLM_F_DUMP : 0,

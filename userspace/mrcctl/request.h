@@ -54,6 +54,12 @@ struct Request {
     [[nodiscard]] const Attr *find(std::uint16_t type) const { return find_attr(attrs, type); }
 };
 
+// Bytes attribute A takes in a netlink message, header and padding included.
+std::size_t attr_wire_size(const Attr &a);
+// Bytes the attributes of REQ take after the netlink and genetlink headers (an explicit
+// profile of 4096 EVs needs far more than libnl's default message of one page).
+std::size_t request_wire_size(const Request &req);
+
 } // namespace mrc::ctl
 
 #endif
