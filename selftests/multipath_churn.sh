@@ -47,10 +47,10 @@ spines_bytes_from_b() { # FIRST LAST
 
 # For SECONDS, every INTERVAL ms: a random leaf-spine link changes state at the leaf -- down,
 # or back up if it was down -- with at most two down at once, so outages last from one
-# interval to seconds. The peer spine sees its carrier go and keeps its routes; the leaf's multipath
-# route skips the dead nexthop and takes it back on up. Each leaf gets its commands through
-# one `ip -batch` reading a FIFO: under emulation an `ip netns exec` per flap would take
-# longer than the flap period.
+# interval to seconds. The peer spine sees its carrier go and keeps its routes; the leaf's
+# multipath route skips the dead nexthop and takes it back on up. Each leaf gets its
+# commands through one `ip -batch` reading a FIFO: under emulation an `ip netns exec` per
+# flap would take longer than the flap period.
 # An SRv6 fabric's leaf reaches spine I's SID over their one link: IPv6 deletes that route
 # when the link goes down, and bringing the link up does not restore it.
 flap_srv6_route() { # a|b I up|down
@@ -65,7 +65,8 @@ flap_srv6_route() { # a|b I up|down
 # Random leaf-spine links go down and up, one change every INTERVAL ms (on a clock with no
 # forks: under emulation a fork costs tens of ms), at most two links down at once.
 flap_links() { # SPINES SECONDS INTERVAL_MS
-	local spines=$1 step_us=$(($3 * 1000)) n=0 down=0 sides=(a b) side i link now next end wait_us wait_s
+	local spines=$1 step_us=$(($3 * 1000)) n=0 down=0 sides=(a b) side i link
+	local now next end wait_us wait_s
 	local -A fd state
 	now=${EPOCHREALTIME/./}
 	next=$now end=$((now + $2 * 1000000))
