@@ -68,6 +68,45 @@ srv6_one_shot_probes_follow_the_segments() {
 	no_qp_errors
 }
 
+# Bytes spine I received from leaf A (the A -> B direction).
+spine_bytes_from_a() { # I
+	ns_ex msts$1 cat /sys/class/net/msts$1-a/statistics/rx_bytes
+}
+
+# What spines 1..SPINES received from leaf A while B wrote 1000 x 64 KiB to A, space-separated.
+ack_bytes_by_spine() {
+	local i before=() out=""
+	for i in $(seq 1 $SPINES); do before[i]=$(spine_bytes_from_a $i); done
+	clos_perftest ib_write_bw 18515 -s 65536 -n 1000 >/dev/null
+	for i in $(seq 1 $SPINES); do out+="$(($(spine_bytes_from_a $i) - before[i])) "; done
+	echo "$out"
+}
+
+# The answers to a request retrace its segments: with leaf A's plain route to B pinned to
+# spine 1 as well, A's ACKs of B's writes still cross the four spines evenly, each over the
+# spine B's packet came by; with the module told to route answers plainly
+# (srv6_reply_reverse=N) they all take spine 1.
+srv6_answers_retrace_the_segments() {
+	local param=/sys/module/mrc/parameters/srv6_reply_reverse bytes b sum=0 plain
+	srv6_world
+	ns_ex mstla ip -6 route replace 2001:db8:2::/64 via 2001:db8:a1::2
+	bytes=$(ack_bytes_by_spine)
+	echo "A -> B bytes by spine, answers reversed: $bytes"
+	for b in $bytes; do sum=$((sum + b)); done
+	[ $sum -ge 200000 ] || fail "only $sum bytes of ACKs"
+	for b in $bytes; do
+		[ $((b * SPINES * 2)) -ge $sum ] || fail "a spine carried $b of $sum ACK bytes"
+	done
+	echo N >$param
+	plain=$(ack_bytes_by_spine) || true	# the default back before anything can fail
+	echo Y >$param
+	echo "A -> B bytes by spine, answers routed: $plain"
+	set -- $plain
+	[ $# -eq $SPINES ] || fail "the transfer with routed answers failed"
+	[ $((($2 + $3 + $4) * 10)) -lt "$1" ] || fail "routed answers left spine 1"
+	no_qp_errors
+}
+
 srv6_spine_link_down_and_back() {
 	spine_failure_under_stress "SRv6, link down" "clos_spine_a_link 2 down" \
 		"clos_spine_a_link 2 up" 1000
@@ -82,5 +121,6 @@ srv6_spine_blackhole_and_back() {
 ktap_run \
 	srv6_one_qp_uses_every_spine \
 	srv6_one_shot_probes_follow_the_segments \
+	srv6_answers_retrace_the_segments \
 	srv6_spine_link_down_and_back \
 	srv6_spine_blackhole_and_back

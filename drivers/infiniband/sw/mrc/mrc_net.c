@@ -26,6 +26,7 @@
 #include <net/seg6.h>
 #include <net/udp_tunnel.h>
 
+#include "core/mrc_srh.h"
 #include "mrc.h"
 #include "mrc_av.h"
 #include "mrc_net.h"
@@ -35,6 +36,11 @@
 unsigned short mrc_udp_port = 4791;
 module_param_named(udp_port, mrc_udp_port, ushort, 0444);
 MODULE_PARM_DESC(udp_port, "UDP destination port of MRC packets (default 4791)");
+
+static bool mrc_srv6_reply_reverse = true;
+module_param_named(srv6_reply_reverse, mrc_srv6_reply_reverse, bool, 0644);
+MODULE_PARM_DESC(srv6_reply_reverse,
+		 "Answer SRv6 requests back along their segments, reversed (default Y)");
 
 struct mrc_net {
 	unsigned int users;		/* attached devices */
@@ -421,6 +427,39 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 			    mrc_net_tclass(av), av->hop_limit, htons(IP_DF),
 			    htons(ev->sport), htons(mrc_udp_port), false, false);
 	return 0;
+}
+
+/*
+ * The segments back to the sender of @skb (received over IPv6, checked up to
+ * its transport header), when it came with an SRH: found behind any
+ * hop-by-hop and destination options, which the stack has checked and left
+ * in the linear head.
+ */
+static bool mrc_net_srh_back(const struct sk_buff *skb, struct mrc_ev_srv6 *back)
+{
+	const u8 *p = skb_network_header(skb) + sizeof(struct ipv6hdr);
+	const u8 *end = skb_transport_header(skb);
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+
+	while (p + 2 <= end) {
+		if (nexthdr == NEXTHDR_ROUTING)
+			return !mrc_srh_reverse(p, end - p, back);
+		if (nexthdr != NEXTHDR_HOP && nexthdr != NEXTHDR_DEST)
+			return false;
+		nexthdr = p[0];
+		p += ipv6_optlen((const struct ipv6_opt_hdr *)p);
+	}
+	return false;
+}
+
+void mrc_net_reply_tx(const struct sk_buff *skb, u8 plane, struct mrc_ev_tx *back)
+{
+	memset(back, 0, sizeof(*back));
+	back->sport = ntohs(udp_hdr(skb)->source);
+	back->plane = plane;
+	if (skb->protocol == htons(ETH_P_IPV6) && READ_ONCE(mrc_srv6_reply_reverse) &&
+	    !mrc_net_srh_back(skb, &back->srv6))
+		back->srv6.nr_sids = 0;
 }
 
 int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,

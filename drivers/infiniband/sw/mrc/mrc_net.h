@@ -42,6 +42,13 @@ struct mrc_ev_tx {
 int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,
 		 struct dst_cache *cache, struct sk_buff *skb);
 
+/*
+ * How the answers to @skb (as received, on @plane) go back: to its UDP
+ * source port, on @plane, and back along its segments when it came over an
+ * SRH (core/mrc_srh.h; module parameter srv6_reply_reverse).
+ */
+void mrc_net_reply_tx(const struct sk_buff *skb, u8 plane, struct mrc_ev_tx *back);
+
 /* Whether @skb (as received) was congestion-marked (ECN CE) on its way. */
 bool mrc_net_ce(const struct sk_buff *skb);
 

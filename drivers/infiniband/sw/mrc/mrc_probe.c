@@ -4,10 +4,12 @@
  *
  * A probe names the EV it was sent on by its index in the prober's profile
  * and carries the prober's clock; the peer's device echoes both in a
- * PROBE_REPLY. The reply goes back over paths the prober knows nothing
- * about, so a lost reply would count against a forward path that works:
- * the answer is sent on MRC_PROBE_REPLY_COPIES different EVs, and the
- * prober takes the first copy (later ones find no probe out).
+ * PROBE_REPLY, MRC_PROBE_REPLY_COPIES times; the prober takes the first
+ * copy (later ones find no probe out). A probe that came over SRv6 segments
+ * is answered back along them (mrc_net_reply_tx): the round trip of its EV,
+ * which its ACKs take too. Any other reply goes over paths the prober knows
+ * nothing about, so a lost reply would count against a forward path that
+ * works: its copies take different EVs of ours.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -68,8 +70,13 @@ static void mrc_probe_peer(const struct sk_buff *skb, struct mrc_av *peer)
 	}
 }
 
+/*
+ * A probe that came over segments is answered back along them, every copy:
+ * it tests the round trip its EV's ACKs take (mrc_net_reply_tx).
+ */
 static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
-			     const struct mrc_pkt_hdr *probe, u64 arrived_ns)
+			     const struct mrc_pkt_hdr *probe, const struct mrc_ev_tx *back,
+			     u64 arrived_ns)
 {
 	struct mrc_pkt_hdr hdr = {
 		.opcode = MRC_OP_PROBE_REPLY,
@@ -78,10 +85,11 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 	int i;
 
 	for (i = 0; i < MRC_PROBE_REPLY_COPIES; i++) {
-		struct mrc_ev_tx tx;
+		struct mrc_ev_tx tx = *back;
 
-		mrc_path_reply_ev(mdev, peer, probe->probe.probe_id + i * MRC_PROBE_REPLY_SPREAD,
-				  &tx);
+		if (!back->srv6.nr_sids)
+			mrc_path_reply_ev(mdev, peer,
+					  probe->probe.probe_id + i * MRC_PROBE_REPLY_SPREAD, &tx);
 		hdr.probe.reply_ev = tx.sport;
 		hdr.probe.service_time = (u32)min_t(u64, ktime_get_ns() - arrived_ns, U32_MAX);
 		mrc_probe_xmit(mdev, peer, &hdr, &tx);
@@ -89,14 +97,15 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 	mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 }
 
-void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr)
+void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr,
+		    const struct mrc_ev_tx *back)
 {
 	u64 now = ktime_get_ns();
 	struct mrc_av peer;
 
 	mrc_probe_peer(skb, &peer);
 	if (hdr->opcode == MRC_OP_PROBE)
-		mrc_probe_answer(mdev, &peer, hdr, now);
+		mrc_probe_answer(mdev, &peer, hdr, back, now);
 	else if (mrc_nl_probe_answered(mdev, skb, hdr, now))
 		mrc_stats_inc(mdev, MRC_CNT_PROBE_REPLIES);	/* a controller's one-shot probe */
 	else

@@ -20,6 +20,7 @@
 #include "core/mrc_rx_window.h"
 #include "core/mrc_tx_window.h"
 #include "mrc_av.h"
+#include "mrc_net.h"
 #include "mrc_queue.h"
 
 struct mrc_cq;
@@ -155,11 +156,14 @@ struct mrc_resp {
 	u32 rsn_done;			/* receive completions posted */
 	u32 msn_done;			/* messages completed */
 	u32 since_ack;			/* new packets since the last ACK */
-	u8 rx_plane;			/* the plane the last request came in on */
+	struct mrc_ev_tx back;		/* how answers to the last request go (mrc_net_reply_tx) */
+	struct mrc_ev_tx ack_back;	/* ... to the ack_turn-th of this batch */
+	u32 ack_turn;			/* which packet of a batch its ACK retraces */
 	bool ce_seen;			/* one of them came CE-marked: echo it */
 	u32 ack_ev;			/* EV of the packet that asked for it */
-	struct mrc_read_job *reads;	/* ring of max_dest_rd_atomic jobs */
+	struct mrc_read_job *reads;	/* ring of READ jobs, then one of repeats */
 	u32 read_head, read_tail;
+	u32 again_head, again_tail;	/* repeated READs: served first */
 	struct mrc_atomic_res *atomics;
 	u32 atomic_next;
 	struct mrc_ev_cursor cursor;	/* EVs of READ responses */
@@ -254,7 +258,7 @@ int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_free(struct mrc_qp *qp);
 void mrc_resp_start(struct mrc_qp *qp);
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, u16 ev, u8 plane);
+		   struct sk_buff *skb, const struct mrc_ev_tx *back);
 void mrc_resp_flush(struct mrc_qp *qp);
 void mrc_resp_discard(struct mrc_qp *qp);
 void mrc_resp_stop(struct mrc_qp *qp);

@@ -33,8 +33,8 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 	enum mrc_wire_err werr;
 	u32 len = skb->len, have = min_t(u32, len, MRC_WIRE_HDR_MAX);
 	const void *h;
+	struct mrc_ev_tx back;
 	struct mrc_qp *qp;
-	u16 ev;
 
 	mrc_stats_inc(mdev, MRC_CNT_RX_PACKETS);
 	mrc_stats_add(mdev, MRC_CNT_RX_BYTES, len);
@@ -46,8 +46,9 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 			      MRC_CNT_DROP_TRUNCATED : MRC_CNT_DROP_BAD_HEADER);
 		goto drop;
 	}
+	mrc_net_reply_tx(skb, (u8)mrc_plane_of_rcu(mdev, skb->dev), &back);
 	if (hdr.opcode == MRC_OP_PROBE || hdr.opcode == MRC_OP_PROBE_REPLY) {
-		mrc_probe_recv(mdev, skb, &hdr);	/* the device's, no QP's */
+		mrc_probe_recv(mdev, skb, &hdr, &back);	/* the device's, no QP's */
 		goto drop;
 	}
 	/* placement copies from the payload: make it linear once */
@@ -66,9 +67,8 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 		goto put;
 	}
 
-	ev = ntohs(udp_hdr(skb)->source);
 	if (mrc_opcode_is_request(hdr.opcode))
-		mrc_resp_recv(qp, &hdr, skb, ev, (u8)mrc_plane_of_rcu(mdev, skb->dev));
+		mrc_resp_recv(qp, &hdr, skb, &back);
 	else
 		mrc_comp_recv(qp, &hdr, skb);
 put:

@@ -24,6 +24,7 @@
 #include "mrc_stats.h"
 
 #define MRC_RESP_READS		MRC_READ_REQS_QUEUED	/* READ jobs queued per QP */
+#define MRC_RESP_AGAIN		64	/* ... and repeated ones, queued ahead of them */
 #define MRC_RESP_SRQ_WQES	256	/* SRQ WQEs one QP holds at a time */
 #define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
 #define MRC_RESP_BUDGET		32	/* READ response packets per work run */
@@ -61,7 +62,7 @@ int mrc_resp_init(struct mrc_qp *qp)
 	INIT_WORK(&resp->work, mrc_resp_work);
 	resp->rxw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
 	resp->evt = kvcalloc(qp->window, sizeof(*resp->evt), GFP_KERNEL);
-	resp->reads = kcalloc(MRC_RESP_READS, sizeof(*resp->reads), GFP_KERNEL);
+	resp->reads = kcalloc(MRC_RESP_READS + MRC_RESP_AGAIN, sizeof(*resp->reads), GFP_KERNEL);
 	resp->atomics = kcalloc(MRC_RESP_ATOMICS, sizeof(*resp->atomics), GFP_KERNEL);
 	slots = qp->srq ? MRC_RESP_SRQ_WQES : qp->rq.num_slots;
 	slot_size = qp->srq ? qp->srq->q.slot_size : qp->rq.slot_size;
@@ -121,6 +122,7 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 	resp->since_ack = 0;
 	resp->ce_seen = false;
 	resp->read_head = resp->read_tail = 0;
+	resp->again_head = resp->again_tail = 0;
 	memset(resp->atomics, 0, MRC_RESP_ATOMICS * sizeof(*resp->atomics));
 	resp->atomic_next = 0;
 }
@@ -143,16 +145,15 @@ void mrc_resp_discard(struct mrc_qp *qp)
 }
 
 /*
- * A packet back on the port a request came on: routed to the peer (no
- * segments) on the plane the request came in on, the fabric's hash takes
- * it back over the path of that port. Under resp.lock.
+ * A packet back the way the last request came (mrc_net_reply_tx): to its
+ * port @ev, on the plane it came in on, back along its segments if it came
+ * over SRv6; without segments the fabric's hash takes it back over the path
+ * of that port. Under resp.lock.
  */
 static void mrc_resp_port_tx(struct mrc_qp *qp, u16 ev, struct mrc_ev_tx *tx)
 {
+	*tx = qp->resp.back;
 	tx->sport = ev;
-	tx->plane = qp->resp.rx_plane;
-	tx->has_label = false;
-	tx->srv6.nr_sids = 0;
 }
 
 /* An ACK or NAK answering a packet that came on @ev (echoed), sent as @tx says. */
@@ -200,6 +201,24 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
 
 	mrc_resp_port_tx(qp, ev, &tx);
 	mrc_resp_send_ack_on(qp, nak, nak_value, nak_psn, fatal, ev, &tx);
+}
+
+/*
+ * The ACK a batch of requests earned, back the way its ack_turn-th packet
+ * came. The turn moves on with every such ACK: packets sprayed round robin
+ * over N paths would otherwise bring every ACK back over one of them, the
+ * one every MRC_ACK_EVERY_PKTS-th packet takes. One that echoes a congestion
+ * mark goes the marked packet's way, the newest: the echo names its EV.
+ */
+static void mrc_resp_send_batch_ack(struct mrc_qp *qp)
+{
+	struct mrc_resp *resp = &qp->resp;
+	const struct mrc_ev_tx *tx = &resp->back;
+
+	if (resp->since_ack > resp->ack_turn && !resp->ce_seen)
+		tx = &resp->ack_back;
+	resp->ack_turn = (resp->ack_turn + 1) % MRC_ACK_EVERY_PKTS;
+	mrc_resp_send_ack_on(qp, 0, 0, 0, false, tx->sport, tx);
 }
 
 /*
@@ -296,8 +315,31 @@ static int mrc_resp_check_rkey(struct mrc_qp *qp, u32 rkey, int access,
 	return 0;
 }
 
-/* Queue the READ in @e; the work item sends its responses. */
-static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e)
+static bool mrc_resp_reads_pending(const struct mrc_resp *resp)
+{
+	return resp->again_head != resp->again_tail || resp->read_head != resp->read_tail;
+}
+
+/* The READ job whose responses go next, and the head that moves past it. */
+static struct mrc_read_job *mrc_resp_next_job(struct mrc_resp *resp, u32 **head)
+{
+	if (resp->again_head != resp->again_tail) {
+		*head = &resp->again_head;
+		return &resp->reads[MRC_RESP_READS + resp->again_head % MRC_RESP_AGAIN];
+	}
+	*head = &resp->read_head;
+	return &resp->reads[resp->read_head % MRC_RESP_READS];
+}
+
+/*
+ * Queue the READ in @e; the work item sends its responses. A READ asked
+ * for @again (a duplicate of one executed already) goes ahead of the
+ * queue: the requester is missing those responses, and is likely stuck on
+ * them, while behind a queue of big READs it would wait for seconds, past
+ * its retries, with every retry only adding to the queue.
+ */
+static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e,
+			      bool again)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_read_job *job;
@@ -305,10 +347,17 @@ static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_
 	if (mrc_resp_check_rkey(qp, e->rkey, IB_ACCESS_REMOTE_READ,
 				e->va + e->offset, e->len))
 		return MRC_NAK_REMOTE_ACCESS;
-	if (resp->read_tail - resp->read_head >= MRC_RESP_READS)
-		return 0;	/* too many: the requester asks again later */
+	if (again ? resp->again_tail - resp->again_head >= MRC_RESP_AGAIN :
+		    resp->read_tail - resp->read_head >= MRC_RESP_READS) {
+		/* too many: the requester asks again later */
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_READ_QUEUE_FULL);
+		return 0;
+	}
 
-	job = &resp->reads[resp->read_tail++ % MRC_RESP_READS];
+	if (again)
+		job = &resp->reads[MRC_RESP_READS + resp->again_tail++ % MRC_RESP_AGAIN];
+	else
+		job = &resp->reads[resp->read_tail++ % MRC_RESP_READS];
 	job->psn = psn;
 	job->npkts = mrc_seg_count(e->len, qp->mtu);
 	job->next = 0;
@@ -399,7 +448,7 @@ static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 ev)
 			break;
 		case MRC_OP_READ_REQ:
 			if (!nak)
-				nak = mrc_resp_start_read(qp, psn, e);
+				nak = mrc_resp_start_read(qp, psn, e, false);
 			break;
 		case MRC_OP_ATOMIC_CSWAP:
 		case MRC_OP_ATOMIC_FADD:
@@ -476,9 +525,9 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_ev_tx tx;
 
-	while (budget > 0 && resp->read_head != resp->read_tail &&
-	       mrc_qp_state(qp) != IB_QPS_ERR) {
-		struct mrc_read_job *job = &resp->reads[resp->read_head % MRC_RESP_READS];
+	while (budget > 0 && mrc_resp_reads_pending(resp) && mrc_qp_state(qp) != IB_QPS_ERR) {
+		u32 *head;
+		struct mrc_read_job *job = mrc_resp_next_job(resp, &head);
 		struct mrc_pkt_hdr hdr = {};
 		u32 off, seg;
 		struct sk_buff *skb;
@@ -486,7 +535,7 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 		void *payload;
 
 		if (job->next == job->npkts) {
-			resp->read_head++;
+			(*head)++;
 			continue;
 		}
 		mrc_seg_get(job->len, qp->mtu, job->next, &off, &seg);
@@ -509,7 +558,7 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 				mrc_qp_next_ev(qp, &tx);
 				mrc_resp_send_ack_on(qp, MRC_NAK_REMOTE_ACCESS, 0, job->psn,
 						     false, tx.sport, &tx);
-				resp->read_head++;
+				(*head)++;
 				continue;
 			}
 			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
@@ -520,7 +569,7 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 		job->next++;
 		budget--;
 	}
-	return resp->read_head != resp->read_tail;
+	return mrc_resp_reads_pending(resp);
 }
 
 static void mrc_resp_queue_reads(struct mrc_qp *qp)
@@ -543,7 +592,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	switch (hdr->opcode) {
 	case MRC_OP_READ_REQ:
 		mrc_resp_evt_read(&e, hdr);
-		if (mrc_resp_start_read(qp, hdr->psn, &e))
+		if (mrc_resp_start_read(qp, hdr->psn, &e, true))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
 					  false, ev);
 		break;
@@ -563,8 +612,9 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 }
 
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, u16 ev, u8 plane)
+		   struct sk_buff *skb, const struct mrc_ev_tx *back)
 {
+	u16 ev = back->sport;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_resp *resp = &qp->resp;
 	enum ib_qp_state state;
@@ -586,7 +636,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
 		goto unlock;
 	}
-	resp->rx_plane = plane;	/* where our answers on its port go */
+	resp->back = *back;	/* where our answers to it go */
 	cum = mrc_rx_window_cum(&resp->rxw);
 	if (hdr->opcode == MRC_OP_READ_REQ)
 		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
@@ -691,19 +741,21 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 	/* coalesce, but report holes quickly: SACKs drive retransmission */
 	resp->since_ack++;
+	if (resp->since_ack == resp->ack_turn + 1)
+		resp->ack_back = *back;
 	if (resp->since_ack >= MRC_ACK_EVERY_PKTS ||
 	    (mrc_rx_window_has_ooo(&resp->rxw) &&
 	     resp->since_ack >= MRC_ACK_EVERY_PKTS_OOO))
 		ack = true;
 	if (ack && mrc_qp_state(qp) != IB_QPS_ERR)
-		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
+		mrc_resp_send_batch_ack(qp);
 out:
 	/*
 	 * READs this packet started: a few responses right away, after the
 	 * ACK (the requester completes a READ once both are in), so a small
 	 * READ never waits for a kworker; the rest from the work item.
 	 */
-	if (resp->read_head != resp->read_tail && !work_pending(&resp->work) &&
+	if (mrc_resp_reads_pending(resp) && !work_pending(&resp->work) &&
 	    mrc_resp_send_reads(qp, MRC_RESP_INLINE_PKTS))
 		mrc_resp_queue_reads(qp);
 unlock:
@@ -763,6 +815,7 @@ void mrc_resp_flush(struct mrc_qp *qp)
 
 	spin_lock_bh(&resp->lock);
 	resp->read_head = resp->read_tail;
+	resp->again_head = resp->again_tail;
 	if (qp->srq) {
 		mrc_resp_flush_srq_locked(qp);
 		last_wqe = !resp->last_wqe_reached;

@@ -28,6 +28,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_DROP_BAD_ACK].name = "drop_bad_ack",
 	[MRC_CNT_DROP_NO_ROUTE].name = "drop_no_route",
 	[MRC_CNT_DROP_NOMEM].name = "drop_nomem",
+	[MRC_CNT_DROP_READ_QUEUE_FULL].name = "drop_read_queue_full",
 	[MRC_CNT_REMOTE_ACCESS_ERRORS].name = "remote_access_errors",
 	[MRC_CNT_QP_ERRORS].name = "qp_errors",
 	[MRC_CNT_EV_SUSPECTED].name = "ev_suspected",

@@ -198,7 +198,7 @@ int mrc_prof_gen_stev(const struct mrc_ev_field *fields, uint32_t nr_fields, uin
  * Whether @a can be a segment: a unicast address a router can route to
  * (not unspecified, loopback, multicast, link-local or IPv4-mapped).
  */
-static bool mrc_prof_sid_routable(const uint8_t *a)
+bool mrc_prof_sid_routable(const uint8_t *a)
 {
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 	uint32_t i, zero = 0;

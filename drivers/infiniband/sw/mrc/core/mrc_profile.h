@@ -74,6 +74,7 @@ int mrc_prof_stev_ev(const uint8_t *bytes, uint32_t len, uint16_t *port, uint16_
 		     const char **why);
 int mrc_prof_gen_stev(const struct mrc_ev_field *fields, uint32_t nr_fields, uint32_t count,
 		      uint16_t *ports, uint16_t *labels, const char **why);
+bool mrc_prof_sid_routable(const uint8_t *a);
 int mrc_prof_srv6_ev(const uint8_t *bytes, uint32_t len, struct mrc_ev_srv6 *ev,
 		     const char **why);
 uint32_t mrc_prof_srv6_bits(const uint32_t *widths, uint32_t nr_widths);
