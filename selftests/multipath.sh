@@ -72,7 +72,8 @@ spine_blackhole_and_back() {
 # with back-off, then fail with an error completion -- within their timeout; nothing hangs,
 # and the devices and the module go away cleanly afterwards (cleanup, rmmod).
 all_paths_dead() {
-	local gid_a gid_b client t0 rc=0 elapsed out=/tmp/multipath-dead.out i
+	local gid_a gid_b client t0 rc=0 elapsed out=/tmp/multipath-dead.out i sampler retries
+	local qps=/tmp/multipath-dead-qps.json
 	clos_fabric $SPINES
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
@@ -83,8 +84,18 @@ all_paths_dead() {
 	sleep 5
 	t0=$(now_ms)
 	for i in $(seq 1 $SPINES); do clos_spine_a_link $i down; done
+	# meanwhile B's stuck QPs show it: PSNs in flight, retries climbing to the retry count
+	(while kill -0 $client 2>/dev/null; do nb mrcctl -j stats qp dev mrcstb; sleep 0.5; done) \
+		>$qps 2>/dev/null &
+	sampler=$!
 	wait $client || rc=$?
 	elapsed=$(( $(now_ms) - t0 ))
+	wait $sampler || true
+	retries=$(jq -s '[.[][] | .retries] | max // 0' $qps)
+	echo "all paths dead: most retries seen in mrcctl stats qp: $retries"
+	[ "$retries" -ge 1 ] && [ "$retries" -le 4 ] || fail "retries $retries (retry count 3)"
+	[ "$(jq -s '[.[][] | select(.retries > 0) | .in_flight] | max // 0' $qps)" -ge 1 ] ||
+		fail "a retrying QP had nothing in flight"
 	cat $out
 	echo "all paths dead: the client ended (exit $rc) after ${elapsed} ms;" \
 		"B: qp_errors $(counter mrcstb qp_errors) timeouts $(counter mrcstb timeouts)" \

@@ -122,13 +122,26 @@ links_up() { # SPINES
 	done
 }
 
-# What a failed transfer leaves to go by: its output, the devices' counters and QPs.
+# Both hosts' QPs every 2 s while the soak runs, the newest last (QPS_LOG): a failed QP is
+# gone by the time its tool reports it.
+QPS_LOG=/tmp/churn-qps.out
+qps_sample_start() {
+	(while :; do
+		echo "$EPOCHREALTIME A: $(na mrcctl stats qp dev mrcsta | tr '\n' ';')"
+		echo "$EPOCHREALTIME B: $(nb mrcctl stats qp dev mrcstb | tr '\n' ';')"
+		sleep 2
+	done) >$QPS_LOG 2>&1 &
+	QPS_PID=$!
+}
+
+# What a failed transfer leaves to go by: its output, the devices' counters and the QPs'
+# last seconds.
 churn_diag() { # OUTPUT
 	cat "$1"
 	counters_of mrcsta
 	counters_of mrcstb
-	na mrcctl stats qp dev mrcsta || true
-	nb mrcctl stats qp dev mrcstb || true
+	kill $QPS_PID 2>/dev/null || true
+	tail -n 12 $QPS_LOG || true
 }
 
 # Host A has an established TCP connection on each local PORT (a tool's side channel).
@@ -152,6 +165,7 @@ flap_soak_on() { # FABRIC INTERVAL_MS
 	# the flaps start once every tool is connected: a TCP connect hashed onto a dead path
 	# retries on the same path for seconds (its ports do not change), longer than the tools wait
 	wait_until 60 tcp_connected_a 18515 18516 $STRESS_PORT
+	qps_sample_start
 	sleep 2
 	flap_links $spines $secs $2
 	# the VM may fall behind the interval asked by a quarter at most
@@ -164,6 +178,7 @@ flap_soak_on() { # FABRIC INTERVAL_MS
 	echo "ib_write_bw:"; cat /tmp/churn-write.out
 	echo "ib_read_bw:"; cat /tmp/churn-read.out
 	stress_finish
+	kill $QPS_PID
 	no_qp_errors
 	echo "marked bad: A $(counter mrcsta ev_marked_bad) B $(counter mrcstb ev_marked_bad)"
 	wait_until 20 all_recovered

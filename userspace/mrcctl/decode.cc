@@ -62,6 +62,8 @@ QpStats decode_qp_stats(const AttrView &a) {
     q.cwnd = a.u32(MRC_A_QP_STATS_CWND).value_or(0);
     q.srtt_ns = a.u32(MRC_A_QP_STATS_SRTT_NS).value_or(0);
     q.base_rtt_ns = a.u32(MRC_A_QP_STATS_BASE_RTT_NS).value_or(0);
+    q.in_flight = a.u32(MRC_A_QP_STATS_IN_FLIGHT).value_or(0);
+    q.retries = a.u32(MRC_A_QP_STATS_RETRIES).value_or(0);
     return q;
 }
 

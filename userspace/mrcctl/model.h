@@ -50,6 +50,7 @@ struct QpStats {
     std::uint32_t dev_index = 0, qpn = 0, profile_id = 0;
     std::uint64_t packets = 0, retransmits = 0, timeouts = 0;
     std::uint32_t cwnd = 0, srtt_ns = 0, base_rtt_ns = 0;
+    std::uint32_t in_flight = 0, retries = 0;
 };
 
 struct EvEvent {

@@ -237,6 +237,8 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
         p.field("cwnd", q.cwnd);
         p.field("srtt_ns", q.srtt_ns, duration_text(q.srtt_ns));
         p.field("base_rtt_ns", q.base_rtt_ns, duration_text(q.base_rtt_ns));
+        p.field("in_flight", q.in_flight);
+        p.field("retries", q.retries);
         p.end_object();
         p.end_line();
     }

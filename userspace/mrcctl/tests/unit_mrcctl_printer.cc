@@ -254,12 +254,14 @@ TEST(show, qp_stats_and_probe) {
                                     .timeouts = 0,
                                     .cwnd = 64,
                                     .srtt_ns = 1500,
-                                    .base_rtt_ns = 900}};
+                                    .base_rtt_ns = 900,
+                                    .in_flight = 5,
+                                    .retries = 2}};
     std::ostringstream out;
     Printer p(out, false);
     show_qp_stats(p, qps);
     EXPECT_EQ(out.str(), "qpn 17 profile 0 packets 9 retransmits 1 timeouts 0 cwnd 64 "
-                         "srtt_ns 1.50us base_rtt_ns 900ns\n");
+                         "srtt_ns 1.50us base_rtt_ns 900ns in_flight 5 retries 2\n");
     ProbeReply r;
     const Addr16 a = parse_addr("::1");
     r.dst.assign(a.begin(), a.end());

@@ -623,6 +623,8 @@ struct mrc_nl_qp_snap {
 	u32 cwnd;
 	u32 srtt_ns;
 	u32 base_rtt_ns;
+	u32 in_flight;
+	u32 retries;
 };
 
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
@@ -644,7 +646,9 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_TIMEOUTS, s->timeouts, MRC_A_QP_STATS_PAD) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_CWND, s->cwnd) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_SRTT_NS, s->srtt_ns) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_BASE_RTT_NS, s->base_rtt_ns)) {
+	    nla_put_u32(skb, MRC_A_QP_STATS_BASE_RTT_NS, s->base_rtt_ns) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_IN_FLIGHT, s->in_flight) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_RETRIES, s->retries)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -677,6 +681,8 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			s.cwnd = mrc_cc_cwnd(&qp->req.cc);
 			s.srtt_ns = READ_ONCE(qp->req.cc.srtt_ns);
 			s.base_rtt_ns = mrc_cc_base_rtt(&qp->req.cc);
+			s.in_flight = mrc_tx_window_outstanding(&qp->req.txw);
+			s.retries = READ_ONCE(qp->req.retries);
 		}
 		xa_unlock(&mdev->qp_xa);
 		if (!qp)

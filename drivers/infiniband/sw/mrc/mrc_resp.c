@@ -204,20 +204,24 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
 }
 
 /*
- * The ACK a batch of requests earned, back the way its ack_turn-th packet
- * came. The turn moves on with every such ACK: packets sprayed round robin
- * over N paths would otherwise bring every ACK back over one of them, the
- * one every MRC_ACK_EVERY_PKTS-th packet takes. One that echoes a congestion
- * mark goes the marked packet's way, the newest: the echo names its EV.
+ * The ACK a full batch of requests earned goes back the way its
+ * ack_turn-th packet came, the turn moving on with every such ACK: packets
+ * sprayed round robin over N paths would otherwise bring every ACK back
+ * over one of them, the one every MRC_ACK_EVERY_PKTS-th packet takes. An
+ * ACK due earlier answers the newest packet on its way: the one that asked
+ * for it (a retransmission, perhaps, on a path known to work; the batch's
+ * older packets may have come long ago over paths dead since), or the one
+ * that came congestion-marked, whose EV the echo names.
  */
 static void mrc_resp_send_batch_ack(struct mrc_qp *qp)
 {
 	struct mrc_resp *resp = &qp->resp;
 	const struct mrc_ev_tx *tx = &resp->back;
 
-	if (resp->since_ack > resp->ack_turn && !resp->ce_seen)
+	if (resp->since_ack >= MRC_ACK_EVERY_PKTS && !resp->ce_seen) {
 		tx = &resp->ack_back;
-	resp->ack_turn = (resp->ack_turn + 1) % MRC_ACK_EVERY_PKTS;
+		resp->ack_turn = (resp->ack_turn + 1) % MRC_ACK_EVERY_PKTS;
+	}
 	mrc_resp_send_ack_on(qp, 0, 0, 0, false, tx->sport, tx);
 }
 
