@@ -17,6 +17,12 @@ FAILOVER_DEAD_EVS=${FAILOVER_DEAD_EVS:-}		# jq test of B's EVs that must all be 
 evs_b_exist() { [ "$(nb mrcctl -j ev show dev mrcstb | jq length)" -gt 0 ]; }
 bad_evs_packets() { evs_b state assumed-bad | jq '[.[].packets] | add // 0'; }
 
+# B's events to GOOD in mrcctl monitor's JSON lines MON, as one array (with REASON: only those)
+good_events_b() { # MON [REASON]
+	jq -s --arg reason "${2:-}" '[.[] | select(.dev == "mrcstb" and .to == "good" and
+		($reason == "" or .reason == $reason))]' "$1"
+}
+
 # A failure of spine FAILOVER_SPINE under a running mrc_stress: BREAK and REPAIR are
 # commands. Host B's EVs through the broken spine are dead paths: host B marks them
 # ASSUMED_BAD and moves their traffic to the other spines, with every byte verified and no
@@ -81,10 +87,8 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR" [BACK_MS]
 	# and whatever host A marked (its EVs through a spine whose way to B died) comes back too
 	wait_until 10 counter_ge mrcsta ev_recovered "$(counter mrcsta ev_marked_bad)"
 	# the last EV's GOOD event, by its kernel time, once mrcctl monitor has written them all
-	wait_until 10 eval '[ "$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"good\")] |
-		length" $mon)" -ge "$marked" ]'
-	t_back=$(jq -s "[.[] | select(.dev == \"mrcstb\" and .to == \"good\")] |
-		(.[-1].time_ns / 1000000 | floor) - $t0" $mon)
+	wait_until 10 eval '[ "$(good_events_b $mon | jq length)" -ge "$marked" ]'
+	t_back=$(good_events_b $mon | jq "(.[-1].time_ns / 1000000 | floor) - $t0")
 	kill -0 $pid 2>/dev/null ||
 		{ cat $out; fail "the stress had ended before the repaired spine was measured"; }
 	bytes0=$(clos_spine_bytes_from_b $FAILOVER_SPINE)
@@ -103,8 +107,8 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR" [BACK_MS]
 
 	kill -TERM $monpid
 	wait $monpid || fail "mrcctl monitor exited with $?"
-	assert_eq "$(jq -s '[.[] | select(.dev == "mrcstb" and .to == "good" and
-		.reason == "probe")] | length' $mon)" "$marked" "GOOD-again events seen by mrcctl monitor"
+	assert_eq "$(good_events_b $mon probe | jq length)" "$marked" \
+		"GOOD-again events seen by mrcctl monitor"
 	wait $pid || { cat $out; fail "mrc_stress failed across the failure"; }
 	cat $out
 	STRESS_OUT=$(cat $out)
