@@ -457,9 +457,8 @@ void mrc_net_reply_tx(const struct sk_buff *skb, u8 plane, struct mrc_ev_tx *bac
 	memset(back, 0, sizeof(*back));
 	back->sport = ntohs(udp_hdr(skb)->source);
 	back->plane = plane;
-	if (skb->protocol == htons(ETH_P_IPV6) && READ_ONCE(mrc_srv6_reply_reverse) &&
-	    !mrc_net_srh_back(skb, &back->srv6))
-		back->srv6.nr_sids = 0;
+	if (skb->protocol == htons(ETH_P_IPV6) && READ_ONCE(mrc_srv6_reply_reverse))
+		mrc_net_srh_back(skb, &back->srv6);	/* or none: routed plainly */
 }
 
 int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,

@@ -97,17 +97,19 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 	mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 }
 
-void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr,
-		    const struct mrc_ev_tx *back)
+void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr)
 {
 	u64 now = ktime_get_ns();
+	struct mrc_ev_tx back;
 	struct mrc_av peer;
 
 	mrc_probe_peer(skb, &peer);
-	if (hdr->opcode == MRC_OP_PROBE)
-		mrc_probe_answer(mdev, &peer, hdr, back, now);
-	else if (mrc_nl_probe_answered(mdev, skb, hdr, now))
+	if (hdr->opcode == MRC_OP_PROBE) {
+		mrc_net_reply_tx(skb, (u8)mrc_plane_of_rcu(mdev, skb->dev), &back);
+		mrc_probe_answer(mdev, &peer, hdr, &back, now);
+	} else if (mrc_nl_probe_answered(mdev, skb, hdr, now)) {
 		mrc_stats_inc(mdev, MRC_CNT_PROBE_REPLIES);	/* a controller's one-shot probe */
-	else
+	} else {
 		mrc_path_probe_answered(mdev, &peer, hdr->probe.ev, hdr->probe.probe_id);
+	}
 }

@@ -17,11 +17,7 @@ struct mrc_dev;
 void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 probe_id,
 		    const struct mrc_ev_tx *tx);
 
-/*
- * A PROBE or PROBE_REPLY arrived (mrc_recv checked its header); @back is how
- * answers to it go (mrc_net_reply_tx).
- */
-void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr,
-		    const struct mrc_ev_tx *back);
+/* A PROBE or PROBE_REPLY arrived (mrc_recv checked its header). */
+void mrc_probe_recv(struct mrc_dev *mdev, struct sk_buff *skb, const struct mrc_pkt_hdr *hdr);
 
 #endif /* MRC_PROBE_H */

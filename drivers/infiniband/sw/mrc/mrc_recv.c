@@ -46,9 +46,8 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 			      MRC_CNT_DROP_TRUNCATED : MRC_CNT_DROP_BAD_HEADER);
 		goto drop;
 	}
-	mrc_net_reply_tx(skb, (u8)mrc_plane_of_rcu(mdev, skb->dev), &back);
 	if (hdr.opcode == MRC_OP_PROBE || hdr.opcode == MRC_OP_PROBE_REPLY) {
-		mrc_probe_recv(mdev, skb, &hdr, &back);	/* the device's, no QP's */
+		mrc_probe_recv(mdev, skb, &hdr);	/* the device's, no QP's */
 		goto drop;
 	}
 	/* placement copies from the payload: make it linear once */
@@ -67,10 +66,12 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 		goto put;
 	}
 
-	if (mrc_opcode_is_request(hdr.opcode))
+	if (mrc_opcode_is_request(hdr.opcode)) {
+		mrc_net_reply_tx(skb, (u8)mrc_plane_of_rcu(mdev, skb->dev), &back);
 		mrc_resp_recv(qp, &hdr, skb, &back);
-	else
+	} else {
 		mrc_comp_recv(qp, &hdr, skb);
+	}
 put:
 	mrc_qp_put(qp);
 drop:
