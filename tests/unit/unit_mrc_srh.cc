@@ -113,4 +113,16 @@ TEST(SrhReverse, RefusesUnroutableSegments) {
     EXPECT_EQ(reverse(srh({self, sid(2, 0), link_local}), &back), -MRC_EINVAL);
 }
 
+TEST(SrhReverse, NoWayBackLeavesTheOutputAlone) {
+    mrc_ev_srv6 back{};
+    back.nr_sids = 1;
+    back.sid[0][0] = 0xab;
+    Sid multicast = sid(3, 7);
+    multicast[0] = 0xff;
+    EXPECT_EQ(reverse(srh({self, sid(2, 0), multicast}), &back), -MRC_EINVAL);
+    EXPECT_EQ(back.nr_sids, 1);
+    EXPECT_EQ(back.sid[0][0], 0xab);
+    EXPECT_EQ(back.sid[1][0], 0);
+}
+
 } // namespace
