@@ -160,7 +160,6 @@ struct mrc_resp {
 	struct mrc_ev_tx ack_back;	/* ... to the ack_turn-th of this batch */
 	u32 ack_turn;			/* which packet of a batch its ACK retraces */
 	bool ce_seen;			/* one of them came CE-marked: echo it */
-	u32 ack_ev;			/* EV of the packet that asked for it */
 	struct mrc_read_job *reads;	/* ring of READ jobs, then one of repeats */
 	u32 read_head, read_tail;
 	u32 again_head, again_tail;	/* repeated READs: served first */
