@@ -38,8 +38,19 @@ clos_link() { # NS1 IF1 ADDR6_1 ADDR4_1 NS2 IF2 ADDR6_2 ADDR4_2
 	ns_ex "$1" ip addr add "$4"/24 dev "$2"
 	ns_ex "$5" ip addr add "$7"/64 dev "$6" nodad
 	ns_ex "$5" ip addr add "$8"/24 dev "$6"
+	clos_link_neigh "$1" "$2"
+	clos_link_neigh "$5" "$6"
 	ns_ex "$1" ip link set "$2" up
 	ns_ex "$5" ip link set "$6" up
+}
+
+# A link that comes back resolves its neighbours within a tenth of a second: a first
+# solicitation sent as the carrier returns may be lost, and Linux's next would come a second
+# later (retrans_time), with what queued behind it held that long; the path would stay dead
+# a second after the link is whole, which a switch's link-up does not cost.
+clos_link_neigh() { # NS IF
+	ns_ex "$1" sysctl -qw net.ipv6.neigh."$2".retrans_time_ms=100 \
+		net.ipv4.neigh."$2".retrans_time_ms=100
 }
 
 clos_router() { # NS
