@@ -532,6 +532,62 @@ TEST(PathSet, AssumedBadIsProbedEveryIntervalAndComesBackAfterAnswersInARow) {
     EXPECT_GT(ps->ev[0].changed_ns, marked);
 }
 
+TEST(PathSet, AssumedBadGetsAFreshProbeEachIntervalAndAnyOfThemMayAnswer) {
+    PathSet ps(2);
+    uint64_t now = ps.condemn(0, 0);
+    ASSERT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_ASSUMED_BAD);
+    mrc_ev_change change{};
+    // the control the condemnation's probes still want, answered
+    ps.answer(ps.tick(now), now, 0);
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    // three interval probes, none answered, and no control sent to judge them by
+    std::vector<uint32_t> ids;
+    for (int i = 0; i < 3; i++, now += MRC_EV_PROBE_INTERVAL_NS) {
+        const auto probes = ps.tick(now);
+        ASSERT_EQ(probes.size(), 1U) << i << ": the EV's probe and no control";
+        EXPECT_EQ(probes[0].ev, 0U);
+        ids.push_back(probes[0].probe_id);
+        EXPECT_TRUE(ps.tick(now + MRC_EV_PROBE_INTERVAL_NS / 2).empty())
+                << "not before the interval";
+    }
+    // the round trip was longer than the interval: the first probe's answer counts, once
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[0], now, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U);
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[0], now, &change));
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[2], now, &change))
+            << "an answer to a probe older than the one counted: already counted for";
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U);
+    EXPECT_EQ(ps->ev[0].probes_answered, 1U);
+    // the rest of the confirmation, one probe at a time, at once after each answer
+    for (uint32_t i = 1; i < MRC_EV_PROBES_GOOD; i++) {
+        const uint32_t id = PathSet::probe_on(ps.tick(now + 1), 0);
+        ASSERT_NE(id, 0U) << i;
+        EXPECT_EQ(mrc_path_set_probe_answered(ps.get(), 0, id, now + 2, &change),
+                  i + 1 == MRC_EV_PROBES_GOOD);
+        now += 2;
+    }
+    EXPECT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_GOOD);
+}
+
+TEST(PathSet, ProbeIdsOutSurviveTheWrap) {
+    PathSet ps(2);
+    uint64_t now = ps.condemn(0, 0);
+    ps.answer(ps.tick(now), now, 0);
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    ps->probe_seq = MRC_PATH_PROBE_ID_MAX - 1;
+    mrc_ev_change change{};
+    const uint32_t before = PathSet::probe_on(ps.tick(now), 0);
+    const uint32_t after = PathSet::probe_on(ps.tick(now + 2 * MRC_EV_PROBE_INTERVAL_NS), 0);
+    ASSERT_EQ(before, MRC_PATH_PROBE_ID_MAX);
+    ASSERT_EQ(after, 1U);
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, after + 1, now, &change))
+            << "not given out yet";
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, MRC_PATH_PROBE_ID_MAX + 1, now, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 0U);
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, before, now, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the probe before the wrap";
+}
+
 TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {
     constexpr uint32_t bad = 3 * MRC_EV_PROBE_BUDGET;
     PathSet ps(256);
@@ -542,8 +598,8 @@ TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {
     for (int i = 0; i < 10'000 && ps->nr_bad < bad; i++, now += MRC_EV_PROBE_TIMEOUT_NS / 4)
         ps.tick(now);
     ASSERT_EQ(ps->nr_bad, bad);
-    // An interval's probes of ASSUMED_BAD EVs; the controls that go with them are answered at
-    // once, so the unanswered ones are judged missed (no longer out) before the next interval.
+    // An interval's probes of ASSUMED_BAD EVs (unanswered, they stay out: nothing judges a
+    // probe of an EV that has had no answer since it was marked).
     mrc_ev_change change{};
     const auto interval = [&](uint64_t start) {
         std::set<uint32_t> probed;
@@ -562,7 +618,7 @@ TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {
     const std::set<uint32_t> first = interval(now);
     EXPECT_EQ(first.size(), MRC_EV_PROBE_BUDGET) << "one interval's budget";
     for (const uint32_t ev : first)
-        EXPECT_EQ(ps->ev[ev].flags & MRC_EV_F_PROBING, 0U) << ev << " judged";
+        EXPECT_NE(ps->ev[ev].flags & MRC_EV_F_PROBING, 0U) << ev << " still out";
     // the next interval begins with those left out, not with the first ones again
     const std::set<uint32_t> second = interval(now + MRC_EV_PROBE_INTERVAL_NS);
     EXPECT_EQ(second.size(), MRC_EV_PROBE_BUDGET);

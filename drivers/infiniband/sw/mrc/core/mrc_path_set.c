@@ -377,12 +377,14 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 	bool suspect = h->flags & MRC_EV_F_SUSPECT;
-	bool due;
+	bool searching, due;
 
 	if (h->state == MRC_EV_DENIED || (h->state == MRC_EV_GOOD && !suspect))
 		return true;
+	/* ASSUMED_BAD, no answer yet: probes pile up, none is judged */
+	searching = h->state == MRC_EV_ASSUMED_BAD && !h->probes_ok;
 
-	if ((h->flags & MRC_EV_F_PROBING) &&
+	if ((h->flags & MRC_EV_F_PROBING) && !searching &&
 	    mrc_probe_missed(ps, h->probe_ord, h->probe_ns, now_ns)) {
 		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 		if (suspect && ++h->probes_missed >= MRC_EV_SUSPECT_PROBES) {
@@ -397,7 +399,7 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 		}
 		h->probes_ok = 0;
 	}
-	if (h->flags & MRC_EV_F_PROBING)
+	if ((h->flags & MRC_EV_F_PROBING) && !searching)
 		return true;
 
 	/*
@@ -413,12 +415,16 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	}
 	if (!due)
 		return true;
-	h->flags |= MRC_EV_F_PROBING;
 	h->probe_ns = now_ns;
 	h->probes++;
 	h->probe_ord = mrc_tick_probe(ps, ev, t);
 	h->probe_id = ps->probe_seq;
-	ps->newest_probe_ord = h->probe_ord;
+	if (!(h->flags & MRC_EV_F_PROBING))
+		h->probe_floor = h->probe_id;
+	h->flags |= MRC_EV_F_PROBING;
+	/* what is not judged needs no control probe to be judged by */
+	if (!searching)
+		ps->newest_probe_ord = h->probe_ord;
 	return true;
 }
 
@@ -507,6 +513,20 @@ static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t ord, uint64_t 
 	ps->ref_rtt_ns = rtt;
 }
 
+/* How far probe id @to comes after @from, in the wrapping order path sets give ids out. */
+static uint32_t mrc_probe_id_dist(uint32_t from, uint32_t to)
+{
+	return to >= from ? to - from : MRC_PATH_PROBE_ID_MAX - from + to;
+}
+
+/* Whether @probe_id is one of @h's probes out (PROBING): @probe_floor ... @probe_id. */
+static bool mrc_probe_id_out(const struct mrc_ev_health *h, uint32_t probe_id)
+{
+	return probe_id <= MRC_PATH_PROBE_ID_MAX &&
+	       mrc_probe_id_dist(h->probe_floor, probe_id) <=
+	       mrc_probe_id_dist(h->probe_floor, h->probe_id);
+}
+
 /*
  * The answer to probe @probe_id on @ev arrived. A suspect EV is cleared;
  * an ASSUMED_BAD one returns to GOOD after MRC_EV_PROBES_GOOD answers in
@@ -528,12 +548,15 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		mrc_probe_reference(ps, ps->control_ord, ps->control_ns, now_ns);
 		return false;
 	}
-	if (!(h->flags & MRC_EV_F_PROBING) || h->probe_id != probe_id)
+	if (!(h->flags & MRC_EV_F_PROBING) || !mrc_probe_id_out(h, probe_id))
 		return false;
 	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 	h->probes_answered++;
-	h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
-	mrc_probe_reference(ps, h->probe_ord, h->probe_ns, now_ns);
+	/* of an older probe than the last, neither the sending time nor the order is kept */
+	if (probe_id == h->probe_id) {
+		h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
+		mrc_probe_reference(ps, h->probe_ord, h->probe_ns, now_ns);
+	}
 	if (h->flags & MRC_EV_F_SUSPECT) {
 		mrc_ev_clear_suspect(ps, ev);
 		return false;

@@ -94,6 +94,14 @@ enum mrc_spray_policy {
  * left, and must not condemn them. A host that stalls delays every answer
  * alike and condemns nothing. MRC_EV_PROBE_TIMEOUT_NS is the last resort,
  * when nothing is answered.
+ *
+ * An ASSUMED_BAD EV with no answer yet is not judged: a miss would tell
+ * nothing new. It gets a fresh probe every MRC_EV_PROBE_INTERVAL_NS with
+ * the older ones still out, and the first answer to any of them counts, so
+ * a path that comes back is found within an interval of its return, not
+ * within an interval plus whatever grace a slow answer set (on a loaded
+ * host, hundreds of milliseconds), and a round trip longer than the
+ * interval still brings it back.
  */
 #define MRC_EV_PROBE_GRACE_NS		2000000ULL
 #define MRC_EV_PROBE_TIMEOUT_NS		1000000000ULL
@@ -119,13 +127,14 @@ enum mrc_spray_policy {
 
 /* mrc_ev_health.flags */
 #define MRC_EV_F_SUSPECT	0x1U	/* GOOD, but a loss waits for its probe's verdict */
-#define MRC_EV_F_PROBING	0x2U	/* a probe is out: @probe_id, sent at @probe_ns */
+#define MRC_EV_F_PROBING	0x2U	/* probes @probe_floor ... @probe_id are out */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
-	uint32_t probe_id;	/* PROBING: the probe out */
+	uint32_t probe_id;	/* PROBING: the probe out (the newest, when several) */
+	uint32_t probe_floor;	/* PROBING: the oldest probe out whose answer counts */
 	uint64_t probe_ns;	/* when the last probe went out */
 	uint64_t probe_ord;	/* PROBING: its place in the order of sending */
 	uint8_t state;		/* enum mrc_ev_health_state */
