@@ -704,6 +704,24 @@ static int mrc_req_rnr_resend(struct mrc_qp *qp, int budget)
 }
 
 
+/*
+ * The QP fails for want of an answer: what it was waiting on, for whoever
+ * has to find out why (the peer, or every path to it, went quiet).
+ */
+static void mrc_req_report_retry_exc(struct mrc_qp *qp, const struct mrc_swqe *w, u32 una)
+{
+	struct mrc_req *req = &qp->req;
+	u32 in_flight = mrc_tx_window_outstanding(&req->txw);
+	const struct mrc_tx_rec *rec = in_flight ? mrc_req_rec(qp, una) : NULL;
+
+	ibdev_info_ratelimited(&mrc_qp_dev(qp)->ib_dev,
+			       "QP %u: retry count exceeded at PSN %u (%u in flight; its last copy on EV %d, %u ms ago); WQE opcode %d PSNs %u+%u, %u sent, %u responses\n",
+			       qp->ibqp.qp_num, una, in_flight, rec ? (int)rec->ev : -1,
+			       rec ? jiffies_to_msecs(jiffies - rec->sent_at) : 0,
+			       w ? (int)w->wqe->opcode : -1, w ? w->first_psn : 0,
+			       w ? w->npkts : 0, w ? w->next_pkt : 0, w ? w->resp_pkts : 0);
+}
+
 /* The retransmit timer fired: resend what is overdue, count the retry. */
 static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 {
@@ -726,6 +744,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 			w = mrc_req_swqe(qp, req->done);
 		if (w)
 			w->status = IB_WC_RETRY_EXC_ERR;
+		mrc_req_report_retry_exc(qp, w, una);
 		mrc_qp_error(qp);
 		return budget;
 	}
