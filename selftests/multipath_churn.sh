@@ -189,10 +189,11 @@ flap_soak_ecmp() { flap_soak_on clos_fabric 200; }
 
 # SRv6: each EV names its spine, and keeps it through the flaps; the answers to a request go
 # back over the spine it came over (Documentation/multipath.rst, "Answers").
-# Pending (not run by default): it passes most runs now (ib_write_bw moved 1259-1585 x 64 KiB
-# in its 70 s, against 402-627 with answers routed plainly), but one run in two or three still
-# ends with a client QP out of retries on one op (a 6-byte READ once, a 7-packet WRITE once),
-# unanswered for some 20 s while the others go on.
+# Pending (not run by default): it passed 4 of 6 runs before the fabric's neighbours resolved
+# fast and ASSUMED_BAD EVs' probes piled up, 3 of 3 since (ib_write_bw 1199-1894 x 64 KiB in
+# its 70 s, ib_read_bw 1396-1700); the failures were a client QP out of retries on one op (a
+# 6-byte READ once, a 7-packet WRITE once), unanswered for some 20 s while the others went on.
+# A QP out of retries now logs what it waited on; un-pend once a longer record holds.
 flap_soak_srv6() { flap_soak_on clos_srv6_world 200; }
 
 # Spines 1-4 of 8 lose every link at once (both leaves see them go and stop hashing onto
