@@ -47,10 +47,16 @@ clos_link() { # NS1 IF1 ADDR6_1 ADDR4_1 NS2 IF2 ADDR6_2 ADDR4_2
 # A link that comes back resolves its neighbours within a tenth of a second: a first
 # solicitation sent as the carrier returns may be lost, and Linux's next would come a second
 # later (retrans_time), with what queued behind it held that long; the path would stay dead
-# a second after the link is whole, which a switch's link-up does not cost.
+# a second after the link is whole, which a switch's link-up does not cost. Thirty tries
+# keep Linux's patience of three seconds before a neighbour counts as gone: an answer that
+# waits behind a shaped link's queue (multipath_rate.sh) must not fail it.
 clos_link_neigh() { # NS IF
-	ns_ex "$1" sysctl -qw net.ipv6.neigh."$2".retrans_time_ms=100 \
-		net.ipv4.neigh."$2".retrans_time_ms=100
+	local fam args=()
+	for fam in ipv6 ipv4; do
+		args+=(net.$fam.neigh."$2".retrans_time_ms=100 net.$fam.neigh."$2".ucast_solicit=30
+			net.$fam.neigh."$2".mcast_solicit=30)
+	done
+	ns_ex "$1" sysctl -qw "${args[@]}"
 }
 
 clos_router() { # NS
