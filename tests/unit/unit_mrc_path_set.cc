@@ -555,7 +555,7 @@ TEST(PathSet, AssumedBadGetsAFreshProbeEachIntervalAndAnyOfThemMayAnswer) {
     EXPECT_EQ(ps->ev[0].probes_ok, 1U);
     EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[0], now, &change));
     EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[2], now, &change))
-            << "an answer to a probe older than the one counted: already counted for";
+            << "once one of the probes out has counted, the rest count for nothing";
     EXPECT_EQ(ps->ev[0].probes_ok, 1U);
     EXPECT_EQ(ps->ev[0].probes_answered, 1U);
     // the rest of the confirmation, one probe at a time, at once after each answer
@@ -574,18 +574,70 @@ TEST(PathSet, ProbeIdsOutSurviveTheWrap) {
     uint64_t now = ps.condemn(0, 0);
     ps.answer(ps.tick(now), now, 0);
     now += MRC_EV_PROBE_INTERVAL_NS;
-    ps->probe_seq = MRC_PATH_PROBE_ID_MAX - 1;
+    constexpr uint32_t tag = MRC_PROBE_TAGS - 1;
+    ASSERT_EQ(mrc_path_set_set_probe_tag(ps.get(), tag), 0);
+    ps->probe_seq = MRC_PROBE_SEQ_MAX - 1;
     mrc_ev_change change{};
     const uint32_t before = PathSet::probe_on(ps.tick(now), 0);
     const uint32_t after = PathSet::probe_on(ps.tick(now + 2 * MRC_EV_PROBE_INTERVAL_NS), 0);
-    ASSERT_EQ(before, MRC_PATH_PROBE_ID_MAX);
-    ASSERT_EQ(after, 1U);
+    ASSERT_EQ(before, MRC_PATH_PROBE_ID_MAX) << "the last sequence under the last tag";
+    ASSERT_EQ(after, tag << MRC_PROBE_TAG_SHIFT | 1U);
     EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, after + 1, now, &change))
             << "not given out yet";
     EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, MRC_PATH_PROBE_ID_MAX + 1, now, &change));
     EXPECT_EQ(ps->ev[0].probes_ok, 0U);
     EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, before, now, &change));
     EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the probe before the wrap";
+}
+
+TEST(PathSet, ProbeIdsCarryTheSetsTagAndItTakesNoOtherTagsAnswers) {
+    EXPECT_EQ(mrc_path_set_set_probe_tag(PathSet(2).get(), MRC_PROBE_TAGS), -MRC_EINVAL);
+    // two path sets towards one peer, alike but for their tags, both searching on EV 0
+    PathSet one(2);
+    PathSet two(2);
+    ASSERT_EQ(mrc_path_set_set_probe_tag(one.get(), 1), 0);
+    ASSERT_EQ(mrc_path_set_set_probe_tag(two.get(), 2), 0);
+    uint64_t now = 0;
+    for (PathSet *ps : {&one, &two}) {
+        now = ps->condemn(0, 0);
+        ps->answer(ps->tick(now), now, 0);
+    }
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    const uint32_t id_one = PathSet::probe_on(one.tick(now), 0);
+    const uint32_t id_two = PathSet::probe_on(two.tick(now), 0);
+    ASSERT_EQ(id_one >> MRC_PROBE_TAG_SHIFT, 1U);
+    ASSERT_EQ(id_two >> MRC_PROBE_TAG_SHIFT, 2U);
+    ASSERT_EQ(id_one & MRC_PROBE_SEQ_MAX, id_two & MRC_PROBE_SEQ_MAX) << "the same sequence";
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(one.get(), 0, id_two, now, &change));
+    EXPECT_EQ(one->ev[0].probes_ok, 0U) << "the other set's answer";
+    EXPECT_FALSE(
+            mrc_path_set_probe_answered(one.get(), 0, 1U << MRC_PROBE_TAG_SHIFT, now, &change));
+    EXPECT_EQ(one->ev[0].probes_ok, 0U) << "sequence 0 is never given out";
+    EXPECT_FALSE(mrc_path_set_probe_answered(one.get(), 0, id_one, now, &change));
+    EXPECT_EQ(one->ev[0].probes_ok, 1U);
+    EXPECT_EQ(two->ev[0].probes_ok, 0U);
+}
+
+TEST(PathSet, ASearchingEvsProbesOutAreItsRecentOnesOnly) {
+    PathSet ps(2);
+    uint64_t now = ps.condemn(0, 0);
+    ps.answer(ps.tick(now), now, 0);
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    const uint32_t first = PathSet::probe_on(ps.tick(now), 0);
+    ASSERT_NE(first, 0U);
+    // other EVs of the set took ids meanwhile: more than MRC_PROBE_IDS_OUT of them
+    ps->probe_seq += MRC_PROBE_IDS_OUT;
+    now += MRC_EV_PROBE_INTERVAL_NS;
+    const uint32_t second = PathSet::probe_on(ps.tick(now), 0);
+    ASSERT_EQ(second, first + MRC_PROBE_IDS_OUT + 1);
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, first, now, &change))
+            << "older than the range out";
+    EXPECT_EQ(ps->ev[0].probes_ok, 0U);
+    EXPECT_FALSE(
+            mrc_path_set_probe_answered(ps.get(), 0, second - MRC_PROBE_IDS_OUT, now, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the oldest id the range still holds";
 }
 
 TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {

@@ -120,6 +120,9 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	for (i = 0; i < n; i++)
 		mrc_path_set_set_weight(&path->ps, i, snap.weight[i]);
 	kvfree(snap.weight);
+	/* path sets towards one peer differ in profile: its id tells their probes apart */
+	BUILD_BUG_ON(MRC_PROFILES_MAX > MRC_PROBE_TAGS);
+	mrc_path_set_set_probe_tag(&path->ps, snap.id);
 	refcount_set(&path->refs, 1);
 	spin_lock_init(&path->lock);
 	timer_setup(&path->probe_timer, mrc_path_probe_timer, 0);

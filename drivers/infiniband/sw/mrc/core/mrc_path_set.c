@@ -71,6 +71,15 @@ int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weigh
 	return 0;
 }
 
+/* The tag of @ps's probe ids (see MRC_PROBE_TAG_SHIFT), below MRC_PROBE_TAGS. */
+int mrc_path_set_set_probe_tag(struct mrc_path_set *ps, uint32_t tag)
+{
+	if (tag >= MRC_PROBE_TAGS)
+		return -MRC_EINVAL;
+	ps->probe_tag = tag;
+	return 0;
+}
+
 /* The first usable EV at or after @from, wrapping; there is one (nr_usable > 0). */
 static uint32_t mrc_ev_find_good(const struct mrc_path_set *ps, uint32_t from)
 {
@@ -326,6 +335,23 @@ static bool mrc_tick_full(const struct mrc_path_tick *t)
 	return t->nr_probes == t->max_probes || t->nr_changes == t->max_changes;
 }
 
+static uint32_t mrc_probe_id(const struct mrc_path_set *ps, uint32_t seq)
+{
+	return ps->probe_tag << MRC_PROBE_TAG_SHIFT | seq;
+}
+
+/* How far sequence @to comes after @from, in the wrapping order ids are given out. */
+static uint32_t mrc_probe_seq_dist(uint32_t from, uint32_t to)
+{
+	return to >= from ? to - from : MRC_PROBE_SEQ_MAX - from + to;
+}
+
+/* The sequence @n before @seq, in that order. */
+static uint32_t mrc_probe_seq_back(uint32_t seq, uint32_t n)
+{
+	return seq > n ? seq - n : MRC_PROBE_SEQ_MAX - (n - seq);
+}
+
 /*
  * Lists a probe on @ev for the caller to send; returns its place in the
  * order of sending (64 bits: an order that wrapped would judge a new probe
@@ -334,8 +360,8 @@ static bool mrc_tick_full(const struct mrc_path_tick *t)
 static uint64_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
 {
 	t->probes[t->nr_probes].ev = ev;
-	ps->probe_seq = ps->probe_seq >= MRC_PATH_PROBE_ID_MAX ? 1U : ps->probe_seq + 1U;
-	t->probes[t->nr_probes].probe_id = ps->probe_seq;
+	ps->probe_seq = ps->probe_seq >= MRC_PROBE_SEQ_MAX ? 1U : ps->probe_seq + 1U;
+	t->probes[t->nr_probes].probe_id = mrc_probe_id(ps, ps->probe_seq);
 	t->nr_probes++;
 	return ++ps->probe_ord;
 }
@@ -418,9 +444,13 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	h->probe_ns = now_ns;
 	h->probes++;
 	h->probe_ord = mrc_tick_probe(ps, ev, t);
-	h->probe_id = ps->probe_seq;
+	h->probe_id = mrc_probe_id(ps, ps->probe_seq);
 	if (!(h->flags & MRC_EV_F_PROBING))
 		h->probe_floor = h->probe_id;
+	else if (mrc_probe_seq_dist(h->probe_floor & MRC_PROBE_SEQ_MAX, ps->probe_seq) >
+		 MRC_PROBE_IDS_OUT)
+		h->probe_floor = mrc_probe_id(ps, mrc_probe_seq_back(ps->probe_seq,
+								      MRC_PROBE_IDS_OUT));
 	h->flags |= MRC_EV_F_PROBING;
 	/* what is not judged needs no control probe to be judged by */
 	if (!searching)
@@ -451,7 +481,7 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 		return;
 	ps->control_ord = mrc_tick_probe(ps, ev, t);
 	ps->control_ev = ev;
-	ps->control_id = ps->probe_seq;
+	ps->control_id = mrc_probe_id(ps, ps->probe_seq);
 	ps->control_ns = now_ns;
 }
 
@@ -513,18 +543,19 @@ static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t ord, uint64_t 
 	ps->ref_rtt_ns = rtt;
 }
 
-/* How far probe id @to comes after @from, in the wrapping order path sets give ids out. */
-static uint32_t mrc_probe_id_dist(uint32_t from, uint32_t to)
+/*
+ * Whether @probe_id is one of @h's probes out (PROBING): one of @ps's ids,
+ * @probe_floor ... @probe_id.
+ */
+static bool mrc_probe_id_out(const struct mrc_path_set *ps, const struct mrc_ev_health *h,
+			     uint32_t probe_id)
 {
-	return to >= from ? to - from : MRC_PATH_PROBE_ID_MAX - from + to;
-}
+	uint32_t floor = h->probe_floor & MRC_PROBE_SEQ_MAX;
 
-/* Whether @probe_id is one of @h's probes out (PROBING): @probe_floor ... @probe_id. */
-static bool mrc_probe_id_out(const struct mrc_ev_health *h, uint32_t probe_id)
-{
-	return probe_id <= MRC_PATH_PROBE_ID_MAX &&
-	       mrc_probe_id_dist(h->probe_floor, probe_id) <=
-	       mrc_probe_id_dist(h->probe_floor, h->probe_id);
+	return probe_id <= MRC_PATH_PROBE_ID_MAX && (probe_id & MRC_PROBE_SEQ_MAX) &&
+	       probe_id >> MRC_PROBE_TAG_SHIFT == ps->probe_tag &&
+	       mrc_probe_seq_dist(floor, probe_id & MRC_PROBE_SEQ_MAX) <=
+	       mrc_probe_seq_dist(floor, h->probe_id & MRC_PROBE_SEQ_MAX);
 }
 
 /*
@@ -548,7 +579,7 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		mrc_probe_reference(ps, ps->control_ord, ps->control_ns, now_ns);
 		return false;
 	}
-	if (!(h->flags & MRC_EV_F_PROBING) || !mrc_probe_id_out(h, probe_id))
+	if (!(h->flags & MRC_EV_F_PROBING) || !mrc_probe_id_out(ps, h, probe_id))
 		return false;
 	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 	h->probes_answered++;

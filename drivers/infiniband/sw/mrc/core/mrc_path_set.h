@@ -116,11 +116,23 @@ enum mrc_spray_policy {
  */
 #define MRC_EV_PROBE_BUDGET		64U
 /*
- * The probe ids path sets give out run 1 ... MRC_PATH_PROBE_ID_MAX and wrap;
- * ids above are the controller's one-shot probes (mrc_nl_probe.c), whose
- * answers never reach a path set.
+ * The probe ids path sets give out run 1 ... MRC_PATH_PROBE_ID_MAX; ids above
+ * are the controller's one-shot probes (mrc_nl_probe.c), whose answers never
+ * reach a path set. An id is the set's tag (bits 27-30; the caller's choice:
+ * mrc gives its EV profile id) over a sequence 1 ... MRC_PROBE_SEQ_MAX that
+ * wraps: every path set towards a peer is offered each answer from it, and
+ * the tag lets each take only its own.
  */
 #define MRC_PATH_PROBE_ID_MAX		0x7fffffffU
+#define MRC_PROBE_TAG_SHIFT		27U
+#define MRC_PROBE_TAGS			16U
+#define MRC_PROBE_SEQ_MAX		((1U << MRC_PROBE_TAG_SHIFT) - 1U)
+/*
+ * The probes out of an EV that has had no answer yet are its last this many
+ * ids of the set at most: its oldest probes are long lost by then, and an
+ * unbounded range would, after a long outage, take in nearly every id.
+ */
+#define MRC_PROBE_IDS_OUT		(1U << 20)
 
 /* 64-bit words of caller storage the usable bitmap of @nr_ev EVs needs. */
 #define MRC_PATH_SET_WORDS(nr_ev)	(((nr_ev) + 63U) / 64U)
@@ -172,7 +184,8 @@ struct mrc_path_set {
 	uint32_t nr_suspect;
 	uint32_t nr_bad;		/* ASSUMED_BAD */
 	uint32_t min_active;		/* ev_min_active */
-	uint32_t probe_seq;		/* the last probe id given out */
+	uint32_t probe_tag;		/* in every probe id it gives out */
+	uint32_t probe_seq;		/* the sequence of the last probe id given out */
 	uint64_t probe_ord;		/* probes given out so far (never wraps) */
 	uint32_t tick_next;		/* where the next tick starts (fairness) */
 	uint64_t budget_ns;		/* when the current probe budget's interval began */
@@ -222,6 +235,7 @@ int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_
 		      uint32_t nwords, uint32_t nr_ev, uint32_t min_active, uint8_t policy);
 
 int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weight);
+int mrc_path_set_set_probe_tag(struct mrc_path_set *ps, uint32_t tag);
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
