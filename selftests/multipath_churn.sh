@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A fabric that keeps changing under load: spine links flapping at random every 200 ms for a
-# minute, on the ECMP fabric and on the SRv6 one (pending: see flap_soak_srv6), and half of
+# minute, on the ECMP fabric and on the SRv6 one, and half of
 # the spines ("core switches") taken out at once and put back. Transfers in both directions
 # carry on through all of it: no QP error, every byte verified, and once the fabric is whole
 # again every EV is GOOD and carries traffic.
@@ -189,11 +189,9 @@ flap_soak_ecmp() { flap_soak_on clos_fabric 200; }
 
 # SRv6: each EV names its spine, and keeps it through the flaps; the answers to a request go
 # back over the spine it came over (Documentation/multipath.rst, "Answers").
-# Pending (not run by default): it passed 4 of 6 runs before the fabric's neighbours resolved
-# fast and ASSUMED_BAD EVs' probes piled up, 3 of 3 since (ib_write_bw 1199-1894 x 64 KiB in
-# its 70 s, ib_read_bw 1396-1700); the failures were a client QP out of retries on one op (a
-# 6-byte READ once, a 7-packet WRITE once), unanswered for some 20 s while the others went on.
-# A QP out of retries now logs what it waited on; un-pend once a longer record holds.
+# Its record: 4 of 6 runs passed before the fabric's neighbours resolved fast and ASSUMED_BAD
+# EVs' probes piled up (the failures: a client QP out of retries on one op, unanswered for
+# some 20 s while the others went on), 6 of 6 since. A QP out of retries logs what it waited on.
 flap_soak_srv6() { flap_soak_on clos_srv6_world 200; }
 
 # Spines 1-4 of 8 lose every link at once (both leaves see them go and stop hashing onto
@@ -234,8 +232,7 @@ hot_swap() {
 	no_qp_errors
 }
 
-# flap_soak_srv6 is not run by default (MRC_PENDING=1 make vm-test TESTS=multipath_churn.sh)
 ktap_run \
 	flap_soak_ecmp \
-	${MRC_PENDING:+flap_soak_srv6} \
+	flap_soak_srv6 \
 	hot_swap

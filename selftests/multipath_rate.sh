@@ -9,7 +9,8 @@
 #                           +-- spine 1 --+ tbf R
 #   [ host A ] -- [ leaf A ]+-- spine 2 --+[ leaf B ] -- [ host B ]     (lib_clos.sh, MTU
 #                           +--   ...   --+ tbf R on each of leaf B's    9000; ECMP on UDP
-#                           +-- spine N --+ spine links (B -> A)         ports)
+#                           +-- spine N --+ spine links (B -> A)         ports, or SRv6:
+#                                                                         seg6local End)
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
@@ -51,10 +52,30 @@ sprayed_aggregate() {
 	no_qp_errors
 }
 
+# The same on the SRv6 fabric, where the sender picks each packet's spine: over its N x 64
+# SRv6 EVs round robin puts exactly 1/N of the packets on every spine, no hash in between;
+# pinned to one EV (one SID, so one spine) it stays within R.
+sprayed_aggregate_srv6() {
+	local rr pinned
+	rate_srv6_fabric
+	rr=$(rate_of_qp)
+	b_profile 2 fmt 1 mode exp ev fc00:e1::1
+	pinned=$(rate_of_qp)
+	echo "SRv6 paths of $((RATE_BPS / 1000)) kB/s: one QP sprayed over $SPINES spines by" \
+		"$((SPINES * 64)) EVs $rr MB/s ($(of_nr "$rr" $SPINES) of N*R); pinned to one EV:" \
+		"$pinned MB/s ($(of_nr "$pinned" 1) of R)"
+	awk -v a="$rr" -v r=$RATE_BPS -v n=$SPINES 'BEGIN { exit !(a * 1e6 >= 0.85 * n * r) }' ||
+		fail "sprayed over the SRv6 EVs, $rr MB/s is below 0.85 * N * R"
+	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 <= 1.05 * r && b * 1e6 >= 0.5 * r) }' ||
+		fail "pinned to one SRv6 EV, $pinned MB/s is not one path's R"
+	no_qp_errors
+}
+
 # Spine 2 fails 4 s into a 14 s sprayed transfer: the rate settles at about (N - 1) / N of
 # before, and the stall is reported (lib_rate.sh measures both).
-failover_throughput() { # WHAT BREAK
-	rate_fabric
+failover_throughput() { # FABRIC WHAT BREAK
+	"$1"
+	shift
 	failover_measure "$@"
 	no_qp_errors
 	# about (N-1)/N: at least 80% of it, and visibly less than before
@@ -64,10 +85,19 @@ failover_throughput() { # WHAT BREAK
 	[ "$RATE_STALL" -lt 2900 ] || fail "$1: nothing came through in the 3 s after the failure"
 }
 
-spine_link_down_throughput() { failover_throughput "link down" rate_link_down; }
-spine_blackhole_throughput() { failover_throughput "blackhole" rate_blackhole; }
+spine_link_down_throughput() { failover_throughput rate_fabric "link down" rate_link_down; }
+spine_blackhole_throughput() { failover_throughput rate_fabric "blackhole" rate_blackhole; }
+spine_link_down_throughput_srv6() {
+	failover_throughput rate_srv6_fabric "SRv6 link down" rate_link_down
+}
+spine_blackhole_throughput_srv6() {
+	failover_throughput rate_srv6_fabric "SRv6 blackhole" rate_blackhole
+}
 
 ktap_run \
 	sprayed_aggregate \
 	spine_link_down_throughput \
-	spine_blackhole_throughput
+	spine_blackhole_throughput \
+	sprayed_aggregate_srv6 \
+	spine_link_down_throughput_srv6 \
+	spine_blackhole_throughput_srv6
