@@ -191,7 +191,7 @@ flap_soak_ecmp() { flap_soak_on clos_fabric 200; }
 # back over the spine it came over (Documentation/multipath.rst, "Answers").
 # Its record: 4 of 6 runs passed before the fabric's neighbours resolved fast and ASSUMED_BAD
 # EVs' probes piled up (the failures: a client QP out of retries on one op, unanswered for
-# some 20 s while the others went on), 6 of 6 since. A QP out of retries logs what it waited on.
+# some 20 s while the others went on), 7 of 7 since. A QP out of retries logs what it waited on.
 flap_soak_srv6() { flap_soak_on clos_srv6_world 200; }
 
 # Spines 1-4 of 8 lose every link at once (both leaves see them go and stop hashing onto

@@ -19,6 +19,19 @@ source "$(dirname "$0")/lib_rate.sh"
 
 SPINES=$RATE_SPINES
 
+# Sprayed over all N paths a QP reaches 0.85 * N * R; pinned to one EV it gets one path's R
+# (tbf lets a burst through above R: a few percent over it, never a second path's worth),
+# and at least half of it. No QP erred.
+check_sprayed_and_pinned() { # WHAT SPRAYED_MBS PINNED_MBS
+	awk -v a="$2" -v r=$RATE_BPS -v n=$SPINES 'BEGIN { exit !(a * 1e6 >= 0.85 * n * r) }' ||
+		fail "sprayed $1, $2 MB/s is below 0.85 * N * R"
+	awk -v b="$3" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 <= 1.05 * r) }' ||
+		fail "pinned to one EV, $3 MB/s is more than one path's R"
+	awk -v b="$3" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 >= 0.5 * r) }' ||
+		fail "pinned to one EV, $3 MB/s is not even half of its path's R"
+	no_qp_errors
+}
+
 # One QP sprayed over all the paths reaches most of N * R; pinned to one EV (the single-path
 # baseline) it gets one path's R at most. Round robin gives every EV the same share, so a
 # spine carries the share of the EVs the leaf's ECMP hash put on it, and the busiest spine
@@ -42,14 +55,7 @@ sprayed_aggregate() {
 		"over 4096 EVs $rr4k MB/s ($(of_nr "$rr4k" $SPINES) of N*R), over 256 $rr" \
 		"($(of_nr "$rr" $SPINES)), adaptive over 256 $adaptive ($(of_nr "$adaptive" $SPINES));" \
 		"pinned to one EV: $pinned MB/s ($(of_nr "$pinned" 1) of R)"
-	awk -v a="$rr4k" -v r=$RATE_BPS -v n=$SPINES 'BEGIN { exit !(a * 1e6 >= 0.85 * n * r) }' ||
-		fail "sprayed over 4096 EVs, $rr4k MB/s is below 0.85 * N * R"
-	# tbf lets a burst through above R: a few percent over it, never a second path's worth
-	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 <= 1.05 * r) }' ||
-		fail "pinned to one EV, $pinned MB/s is more than one path's R"
-	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 >= 0.5 * r) }' ||
-		fail "pinned to one EV, $pinned MB/s is not even half of its path's R"
-	no_qp_errors
+	check_sprayed_and_pinned "over 4096 EVs" "$rr4k" "$pinned"
 }
 
 # The same on the SRv6 fabric, where the sender picks each packet's spine: over its N x 64
@@ -64,11 +70,7 @@ sprayed_aggregate_srv6() {
 	echo "SRv6 paths of $((RATE_BPS / 1000)) kB/s: one QP sprayed over $SPINES spines by" \
 		"$((SPINES * 64)) EVs $rr MB/s ($(of_nr "$rr" $SPINES) of N*R); pinned to one EV:" \
 		"$pinned MB/s ($(of_nr "$pinned" 1) of R)"
-	awk -v a="$rr" -v r=$RATE_BPS -v n=$SPINES 'BEGIN { exit !(a * 1e6 >= 0.85 * n * r) }' ||
-		fail "sprayed over the SRv6 EVs, $rr MB/s is below 0.85 * N * R"
-	awk -v b="$pinned" -v r=$RATE_BPS 'BEGIN { exit !(b * 1e6 <= 1.05 * r && b * 1e6 >= 0.5 * r) }' ||
-		fail "pinned to one SRv6 EV, $pinned MB/s is not one path's R"
-	no_qp_errors
+	check_sprayed_and_pinned "over the SRv6 EVs" "$rr" "$pinned"
 }
 
 # Spine 2 fails 4 s into a 14 s sprayed transfer: the rate settles at about (N - 1) / N of
