@@ -100,9 +100,24 @@ gid_index_of() { # DEV GID -> index
 	return 1
 }
 
+# Set mrc.ko's parameter NAME to VALUE for this test; cleanup_world puts the module's value
+# back, so the next test (or program) starts from the defaults.
+MRC_PARAMS_SAVED=/tmp/mrc-params.saved
+mrc_param_set() { # NAME VALUE
+	local f=/sys/module/mrc/parameters/$1
+	grep -q "^$1 " $MRC_PARAMS_SAVED 2>/dev/null || echo "$1 $(cat "$f")" >>$MRC_PARAMS_SAVED
+	echo "$2" >"$f"
+}
+
 # Remove every object a test may have left behind.
 cleanup_world() {
 	local d n i
+	if [ -e $MRC_PARAMS_SAVED ]; then
+		while read -r n d; do
+			echo "$d" >/sys/module/mrc/parameters/"$n"
+		done <$MRC_PARAMS_SAVED
+		rm -f $MRC_PARAMS_SAVED
+	fi
 	# Processes first: a device is only unregistered once every process that
 	# opened it has let go (rdma link del waits for them), and a test may
 	# leave one behind (a server whose client failed).
