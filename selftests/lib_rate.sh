@@ -171,5 +171,5 @@ failover_measure() { # WHAT BREAK
 		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS 'BEGIN {
 		printf "%s: before %.2f MB/s, stall %d ms, after %.2f MB/s (%.2f of before;" \
 			" (N-1)/N = %.2f)%s\n", w, b / 1e6, s, a / 1e6, b ? a / b : 0, (n - 1) / n,
-			(g > gap ? sprintf("; the VM was held up for %d ms, left out", g) : "") }'
+			(g > gap ? sprintf("; sampling paused for up to %d ms, left out", g) : "") }'
 }
