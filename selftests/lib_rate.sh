@@ -86,7 +86,8 @@ rate_run() { # SECONDS [AT BREAK]
 		$break
 		# B's QP and EVs two seconds before the end, for a failure to show
 		(sleep $((secs - at - 2)); nb mrcctl stats qp dev mrcstb
-			echo "EVs: $(nb mrcctl -j ev show dev mrcstb | jq -c 'group_by(.state) | map({(.[0].state): length}) | add')"
+			echo "EVs: $(nb mrcctl -j ev show dev mrcstb |
+				jq -c 'group_by(.state) | map({(.[0].state): length}) | add')"
 		) >$RATE_QP_STATS 2>&1 &
 		stats=$!
 	fi
@@ -125,7 +126,7 @@ rate_settled() { # MS
 		printf "%d\n", took ? moved * 1000 / took : 0'
 }
 
-# The longest time between two samples, ms: about 100 unless something held the VM up.
+# The longest time between two samples, ms: about 100 unless the sampler was held up.
 rate_max_gap() {
 	awk 'NR > 1 && $1 - t > g { g = $1 - t } { t = $1 } END { print g + 0 }' $RATE_SAMPLES
 }

@@ -83,7 +83,7 @@ failover_throughput() { # FABRIC WHAT BREAK
 	# about (N-1)/N: at least 80% of it, and visibly less than before
 	awk -v a="$RATE_AFTER" -v b="$RATE_BEFORE" -v n=$SPINES \
 		'BEGIN { r = b ? a / b : 0; exit !(r >= 0.8 * (n - 1) / n && r <= 0.95) }' ||
-		{ rate_failure_facts; fail "$1: throughput after the failure is not about (N-1)/N of before"; }
+		{ rate_failure_facts; fail "$1: throughput after the failure is not about (N-1)/N"; }
 	[ "$RATE_STALL" -lt 2900 ] ||
 		{ rate_failure_facts; fail "$1: nothing came through in the 3 s after the failure"; }
 }
