@@ -113,8 +113,8 @@ mrc_param_set() { # NAME VALUE
 cleanup_world() {
 	local d n i
 	if [ -e $MRC_PARAMS_SAVED ]; then
-		while read -r n d; do
-			echo "$d" >/sys/module/mrc/parameters/"$n"
+		[ ! -d /sys/module/mrc ] || while read -r n d; do
+			[ -z "$d" ] || echo "$d" >/sys/module/mrc/parameters/"$n" 2>/dev/null || true
 		done <$MRC_PARAMS_SAVED
 		rm -f $MRC_PARAMS_SAVED
 	fi

@@ -13,9 +13,9 @@ CLOS_MTU=9000				# IB MTU 4096: headers cost 3% of R, not 10% as at 1024
 # takes 1.4 ms to leave, so the module's 1 ms (sized for fabric links a thousand times
 # faster) is less than one packet queued per path and holds the window at its minimum of 8.
 # Eight packets in flight keep four paths busy, but whether they keep three busy after a
-# failure depended on how the ACKs fell (0.60-0.76 of before, the same run). The target is
-# four packets' time at R: every path keeps a queue, and RED marks (not used by the window)
-# come before tbf's limit.
+# failure depended on how the ACKs fell (0.60-0.76 of before, from one run to the next).
+# The target is four packets' time at R: every path keeps a queue, and RED marks (not used
+# by the window) come before tbf's limit.
 RATE_CC_TARGET_US=$((4 * 4200 * 1000000 / RATE_BPS))
 
 # The fabric of RATE_SPINES spines, every B -> A path shaped to R.
@@ -85,14 +85,18 @@ rate_run() { # SECONDS [AT BREAK]
 		RATE_T_BREAK=$(now_ms)
 		$break
 		# B's QP and EVs two seconds before the end, for a failure to show
-		(sleep $((secs - at - 2)); nb mrcctl stats qp dev mrcstb
+		(set +e; sleep $((secs - at - 2)); nb mrcctl stats qp dev mrcstb
 			echo "EVs: $(nb mrcctl -j ev show dev mrcstb |
 				jq -c 'group_by(.state) | map({(.[0].state): length}) | add')"
 		) >$RATE_QP_STATS 2>&1 &
 		stats=$!
 	fi
-	wait $bw || { cat /tmp/rate-bw.out >&2; fail "ib_write_bw failed"; }
-	[ -z "$stats" ] || wait $stats
+	wait $bw || {
+		kill $stats 2>/dev/null || true
+		cat /tmp/rate-bw.out >&2
+		fail "ib_write_bw failed"
+	}
+	[ -z "$stats" ] || wait $stats || true	# a diagnostic: its failure fails nothing
 	kill $sampler $RATE_ANCHOR
 }
 
@@ -111,14 +115,14 @@ rate_awk() { # AWK-VARS... PROGRAM (of an END block's body)
 }
 
 # The wire rate at host A (bytes/s, with every header: what R limits) over the last MS ms
-# of the transfer. Samples come every 100 ms; an interval of more than RATE_GAP_MS means the
-# sampler did not run for that long (on a busy CI host the whole VM may be held up: guest
-# time jumps, tbf's bucket does not fill past its burst) and is left out, bytes and time;
-# failover_measure says when it happened.
+# of the transfer, none of it before FLOOR (ms, if given). Samples come every 100 ms; an
+# interval of more than RATE_GAP_MS means the sampler did not run for that long (on a busy CI
+# host the whole VM may be held up: guest time jumps, tbf's bucket does not fill past its
+# burst) and is left out, bytes and time; failover_measure says when it happened.
 RATE_GAP_MS=1000
-rate_settled() { # MS
-	rate_awk -v ms="$1" -v gap=$RATE_GAP_MS '
-		for (i = last; i > 1 && took < ms; i--)
+rate_settled() { # MS [FLOOR]
+	rate_awk -v ms="$1" -v floor="${2:-0}" -v gap=$RATE_GAP_MS '
+		for (i = last; i > 1 && took < ms && t[i - 1] >= floor; i--)
 			if (t[i] - t[i - 1] <= gap) {
 				moved += b[i] - b[i - 1]
 				took += t[i] - t[i - 1]
@@ -142,35 +146,40 @@ rate_of_qp() {
 #   RATE_AFTER   the settled rate: over the last 4 s of the transfer,
 #   RATE_STALL   what the failure cost, in ms of transfer at the settled rate: the bytes
 #                short of RATE_AFTER over the 3 s after the failure, divided by it (0 when
-#                the surviving paths took over at once; 3000 when nothing came through),
+#                the surviving paths took over at once; 3000 when nothing came through;
+#                a sampling gap in those 3 s counts as stalled),
 # and prints them in one line headed WHAT.
 failover_measure() { # WHAT BREAK
 	local what=$1
 	rate_run 14 4 "$2"
-	RATE_AFTER=$(rate_settled 4000)
+	RATE_AFTER=$(rate_settled 4000 $((RATE_T_BREAK + 3000)))
 	rate_awk -v tf="$RATE_T_BREAK" -v post="$RATE_AFTER" -v gap=$RATE_GAP_MS '
 		for (i = 2; i <= NR; i++)
 			if (t[i] <= tf && t[i - 1] >= tf - 3000 && t[i] - t[i - 1] <= gap) {
 				pre += b[i] - b[i - 1]
 				pre_t += t[i] - t[i - 1]
 			}
-		# the bytes short of the settled rate in the 3 s after the failure
+		# the bytes short of the settled rate in the 3 s after the failure; time not
+		# sampled (3000 - cov) counts as stalled, so the stall is an upper bound
 		for (i = 2; i <= NR && t[i - 1] < tf + 3000; i++) {
 			if (t[i] <= tf || t[i] - t[i - 1] > gap)
 				continue
 			from = t[i - 1] > tf ? t[i - 1] : tf
 			to = t[i] < tf + 3000 ? t[i] : tf + 3000
+			cov += to - from
 			got = (b[i] - b[i - 1]) * (to - from) / (t[i] - t[i - 1])
 			want = post * (to - from) / 1000
 			if (want > got)
 				short += want - got
 		}
-		printf "%d %d\n", pre_t ? pre * 1000 / pre_t : 0, post ? short * 1000 / post : 3000' \
+		printf "%d %d\n", pre_t ? pre * 1000 / pre_t : 0,
+			post ? short * 1000 / post + 3000 - cov : 3000' \
 		>/tmp/rate-result.out
 	read -r RATE_BEFORE RATE_STALL </tmp/rate-result.out
 	awk -v w="$what" -v b="$RATE_BEFORE" -v s="$RATE_STALL" -v a="$RATE_AFTER" \
 		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS 'BEGIN {
 		printf "%s: before %.2f MB/s, stall %d ms, after %.2f MB/s (%.2f of before;" \
 			" (N-1)/N = %.2f)%s\n", w, b / 1e6, s, a / 1e6, b ? a / b : 0, (n - 1) / n,
-			(g > gap ? sprintf("; sampling paused for up to %d ms, left out", g) : "") }'
+			(g > gap ? sprintf("; sampling paused for up to %d ms: not in the rates," \
+			" counted in the stall", g) : "") }'
 }
