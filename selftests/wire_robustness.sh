@@ -9,13 +9,8 @@
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
+source "$(dirname "$0")/lib_wire.sh"
 
-PORT=4791
-
-# Send the bytes given as \xNN escapes from host B to host A's MRC port.
-inject() { # ADDR BYTES
-	nb bash -c "printf '$2' >/dev/udp/$1/$PORT"
-}
 
 expect_counter_rise() { # NAME BEFORE
 	wait_until 5 test "$(counter mrcsta "$1")" -gt "$2"
@@ -52,17 +47,6 @@ unknown_qpn_dropped() {
 	inject $A4 "$ack"
 	inject $A6 "$ack"
 	expect_counter_rise drop_unknown_qp "$before"
-}
-
-# \xNN escapes of the 4-byte big-endian value N.
-be32() { # N
-	printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) \
-		$(($1 >> 8 & 255)) $(($1 & 255))
-}
-
-# A zero-length WRITE (base + MSG + RETH = 9 words) to QPN with PSN.
-write_packet() { # QPN PSN
-	echo "\x10\x04\x09\x00$(be32 "$1")$(be32 "$2")$(printf '\\x00%.0s' $(seq 1 24))"
 }
 
 out_of_window_on_live_qp() {

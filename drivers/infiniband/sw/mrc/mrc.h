@@ -43,6 +43,11 @@ struct mrc_dev {
 	spinlock_t paths_lock;
 	struct mrc_profiles profiles;	/* EV (format) profiles, the default (mrc_profile.c) */
 	struct mrc_planes planes;	/* the netdevs it sends on (mrc_plane.c) */
+
+	/* probe replies this second may still send (mrc_probe.c) */
+	spinlock_t probe_budget_lock;
+	unsigned long probe_budget_end;	/* jiffies: the second ends */
+	u32 probe_budget_left;
 };
 
 struct mrc_ucontext {

@@ -91,7 +91,8 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 		mrc_path_rtt_sample(qp->path, acked.newest_ev, rtt);
 }
 
-static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
+/* Apply an ACK (or a NAK's ACK part); false when it fails validation. */
+static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_req *req = &qp->req;
@@ -100,7 +101,11 @@ static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 
 	if (mrc_tx_window_ack(&req->txw, &hdr->ack.sack, &res)) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_ACK);
-		return;
+		return false;
+	}
+	if (res.una_advance) {
+		/* IB counts RNR retries per message: progress starts anew */
+		req->rnr_retries = 0;
 	}
 	if (res.una_advance || res.newly_acked) {
 		mrc_comp_account(qp, old_una, &hdr->ack.sack);
@@ -109,6 +114,30 @@ static void mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	/* the EV echo names the packet that came marked (answered at once) */
 	if (hdr->flags & MRC_WIRE_F_CE_ECHO)
 		mrc_path_ce_mark(qp->path, hdr->ack.ev);
+	return true;
+}
+
+/*
+ * The WQE a NAK names, or NULL when the NAK cannot be ours. Its PSN must be
+ * one we sent (before nxt) inside a WQE with packets on the wire, and still
+ * owe something: not acknowledged yet or, for a READ, a response that has
+ * not come (a READ_REQ's PSNs are acknowledged on arrival, a failure to
+ * read comes after). Anything else is a forgery or a NAK so old that the
+ * PSN was answered since; it is dropped, never pinned on another WQE.
+ */
+static struct mrc_swqe *mrc_comp_nak_target(struct mrc_qp *qp, u32 psn)
+{
+	const struct mrc_tx_window *txw = &qp->req.txw;
+	struct mrc_swqe *w;
+
+	if (!mrc_psn_before(psn, mrc_tx_window_nxt(txw)))
+		return NULL;
+	w = mrc_req_find_psn(qp, psn);
+	if (!w || !mrc_tx_window_is_acked(txw, psn))
+		return w;
+	if (w->resp_map && !test_bit(psn - w->first_psn, w->resp_map))
+		return w;
+	return NULL;
 }
 
 static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
@@ -118,7 +147,12 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	u8 status;
 
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_NAKS_RECEIVED);
-	mrc_comp_ack(qp, hdr);	/* a NAK carries the peer's window too */
+	/* a NAK carries the peer's window too: act only on one that validates */
+	if (!mrc_comp_ack(qp, hdr))
+		goto bad;
+	w = mrc_comp_nak_target(qp, hdr->psn);
+	if (!w)
+		goto bad;
 
 	switch (hdr->ack.nak_code) {
 	case MRC_NAK_RNR:
@@ -147,13 +181,11 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 		status = IB_WC_REM_OP_ERR;
 		break;
 	}
-
-	/* fatal: everything before hdr->psn was acknowledged by this NAK */
-	w = mrc_req_find_psn(qp, hdr->psn);
-	if (!w && req->done != req->send)
-		w = &req->swqe[req->done & (qp->sq.num_slots - 1)];
-	if (w && !w->status)
+	if (!w->status)
 		w->status = status;
+	return;
+bad:
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_NAK);
 }
 
 /*
@@ -184,7 +216,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		return;
 	}
 	idx = hdr->psn - w->first_psn;
-	if (mrc_seg_get(mrc_wqe_length(w->wqe), qp->mtu, idx, &off, &seg) ||
+	if (mrc_seg_get(w->len, qp->mtu, idx, &off, &seg) ||
 	    off != hdr->msg.offset || seg != len) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_HEADER);
 		return;

@@ -45,6 +45,7 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		return err;
 	ibcq->cqe = cq->q.num_slots;
+	cq->prod = 0;
 
 	if (udata) {
 		mrc_queue_fill_info(&cq->q, &resp.cq);
@@ -87,7 +88,7 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		return err;
 
 	spin_lock_irq(&cq->lock);
-	prod = mrc_queue_load_prod(&cq->q);
+	prod = cq->prod;
 	cons = mrc_queue_load_cons(&cq->q);
 	count = mrc_queue_count(&cq->q, prod, cons);
 	if (count < 0 || count > nq.num_slots) {
@@ -99,6 +100,7 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		memcpy(mrc_queue_slot(&nq, i), mrc_queue_slot(&cq->q, cons + i),
 		       sizeof(struct mrc_cqe));
 	mrc_queue_store_prod(&nq, count);
+	cq->prod = count;
 	old = cq->q;
 	cq->q = nq;
 	ibcq->cqe = nq.num_slots;
@@ -115,24 +117,26 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 
 /*
  * Post one completion. A full CQ is an overflow: the CQE is lost, so the
- * consumer learns through IB_EVENT_CQ_ERR and the caller moves the QP to
- * the error state.
+ * consumer learns through IB_EVENT_CQ_ERR (once: the CQ stays broken) and
+ * the caller moves the QP to the error state. The producer index is our
+ * own copy: the ring's is in a page the process can write.
  */
 int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe, bool solicited)
 {
 	struct ib_event ev;
 	unsigned long flags;
-	bool notify = false;
+	bool notify = false, first;
 	u32 prod, cons;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	prod = *mrc_queue_prod_ptr(&cq->q);	/* ours alone to write */
+	prod = cq->prod;
 	cons = mrc_queue_load_cons(&cq->q);
 	if (cq->overflowed || mrc_queue_count(&cq->q, prod, cons) < 0 ||
 	    prod - cons == cq->q.num_slots) {
+		first = !cq->overflowed;
 		cq->overflowed = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
-		if (cq->ibcq.event_handler) {
+		if (first && cq->ibcq.event_handler) {
 			ev.device = cq->ibcq.device;
 			ev.element.cq = &cq->ibcq;
 			ev.event = IB_EVENT_CQ_ERR;
@@ -142,7 +146,8 @@ int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe, bool solicited)
 	}
 
 	memcpy(mrc_queue_slot(&cq->q, prod), cqe, sizeof(*cqe));
-	mrc_queue_store_prod(&cq->q, prod + 1);
+	cq->prod = prod + 1;
+	mrc_queue_store_prod(&cq->q, cq->prod);
 
 	if (cq->notify == IB_CQ_NEXT_COMP ||
 	    (cq->notify == IB_CQ_SOLICITED && solicited)) {
@@ -166,7 +171,7 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	if (cq->notify != IB_CQ_NEXT_COMP)
 		cq->notify = flags & IB_CQ_SOLICITED_MASK;
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
-	    mrc_queue_load_prod(&cq->q) != mrc_queue_load_cons(&cq->q))
+	    cq->prod != mrc_queue_load_cons(&cq->q))
 		missed = 1;
 	spin_unlock_irqrestore(&cq->lock, irqflags);
 	return missed;
@@ -201,7 +206,7 @@ int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 
 	spin_lock_irqsave(&cq->lock, flags);
 	prod = mrc_queue_load_prod(&cq->q);
-	cons = *mrc_queue_cons_ptr(&cq->q);
+	cons = mrc_queue_peek_cons(&cq->q);
 	while (n < num_entries && cons != prod) {
 		const struct mrc_cqe *cqe = mrc_queue_slot(&cq->q, cons);
 

@@ -15,6 +15,7 @@ struct mrc_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock;		/* producer side and notify state */
 	struct mrc_queue q;
+	u32 prod;			/* ours; the ring's copy is for the consumer */
 	u8 notify;			/* 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED */
 	bool overflowed;
 };

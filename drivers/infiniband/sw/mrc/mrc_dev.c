@@ -205,6 +205,11 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	if (!list_empty(&mdev->list))
 		list_del_rcu(&mdev->list);
 	spin_unlock(&mrc_devs_lock);
+	/*
+	 * A packet that found the device just before it left the list may still
+	 * count into its stats and read its netdev and planes: wait for it.
+	 */
+	synchronize_rcu();
 
 	/* the netdev is still registered, or the notifier detached already */
 	mrc_net_detach(mdev);
@@ -296,6 +301,7 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	/* ops first: from here every exit path runs mrc_dev_dealloc */
 	ib_set_device_ops(&mdev->ib_dev, &mrc_dev_ops);
 	INIT_LIST_HEAD(&mdev->list);
+	spin_lock_init(&mdev->probe_budget_lock);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
 	mrc_paths_init(mdev);

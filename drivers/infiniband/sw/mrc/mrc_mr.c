@@ -8,7 +8,9 @@
  *
  * Lifetime: the xarray holds the registration reference. Deregistration
  * erases the key (no new lookups), drops that reference and waits until
- * in-flight copies have dropped theirs before unpinning the pages.
+ * in-flight copies have dropped theirs before unpinning the pages. The
+ * structure itself goes only after an RCU grace period: a lookup that found
+ * it just before the erase still reads its key and reference count.
  */
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
@@ -142,8 +144,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	wait_for_completion(&mr->released);
 
 	kvfree(mr->pages);
+	mr->pages = NULL;
 	ib_umem_release(mr->umem);
-	kfree(mr);
+	kfree_rcu(mr, rcu);
 	return 0;
 }
 

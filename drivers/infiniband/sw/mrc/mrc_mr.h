@@ -23,6 +23,7 @@ struct mrc_mr {
 	int access;
 	refcount_t refs;		/* lookups in flight + registration */
 	struct completion released;
+	struct rcu_head rcu;		/* lookups may still read lkey and refs */
 };
 
 static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)

@@ -158,6 +158,17 @@ static struct mrc_path *mrc_path_find_any_locked(struct mrc_dev *mdev, const str
 	return NULL;
 }
 
+/* Whether some QP of @mdev has a path set towards @peer's daddr. */
+bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer)
+{
+	bool known;
+
+	spin_lock_bh(&mdev->paths_lock);
+	known = mrc_path_find_any_locked(mdev, peer);
+	spin_unlock_bh(&mdev->paths_lock);
+	return known;
+}
+
 /*
  * The path set of EV profile @profile (MRC_PROFILE_DEFAULT: the device's
  * default) towards @av's destination, shared or new; an ERR_PTR if out of
@@ -287,7 +298,8 @@ static void mrc_path_probe_timer(struct timer_list *t)
 		struct mrc_ev_tx tx;
 
 		mrc_path_ev_tx(path, probes[i].ev, &tx);
-		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, &tx);
+		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, &tx,
+			       true);
 	}
 	for (i = 0; i < tick.nr_changes; i++)
 		mrc_path_report(path, &changes[i]);

@@ -81,6 +81,7 @@ void mrc_path_ev_tx(const struct mrc_path *path, u32 ev, struct mrc_ev_tx *tx);
 /* mrc_probe.c uses these: where probe answers come in, how replies go out. */
 void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u32 ev,
 			     u32 probe_id);
+bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer);
 void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt,
 		       struct mrc_ev_tx *tx);
 

@@ -4,12 +4,19 @@
  *
  * A probe names the EV it was sent on by its index in the prober's profile
  * and carries the prober's clock; the peer's device echoes both in a
- * PROBE_REPLY, MRC_PROBE_REPLY_COPIES times; the prober takes the first
- * copy (later ones find no probe out). A probe that came over SRv6 segments
- * is answered back along them (mrc_net_reply_tx): the round trip of its EV,
+ * PROBE_REPLY, MRC_PROBE_REPLY_COPIES times if the probe asks for copies
+ * (the path sets' probes do), else once; the prober takes the first copy
+ * (later ones find no probe out). A probe that came over SRv6 segments is
+ * answered back along them (mrc_net_reply_tx): the round trip of its EV,
  * which its ACKs take too. Any other reply goes over paths the prober knows
  * nothing about, so a lost reply would count against a forward path that
  * works: its copies take different EVs of ours.
+ *
+ * Probes are not authenticated and their source is easily forged: only a
+ * source some QP of ours talks to is answered, and a device sends at most
+ * probe_replies_per_sec replies a second, to all peers together (refused
+ * probes are counted), so no stranger can use us as a reflector and a peer
+ * at most at that rate.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -27,6 +34,11 @@
 /* EV index distance between the copies: lands them on different paths of a hash */
 #define MRC_PROBE_REPLY_SPREAD	85
 
+static unsigned int mrc_probe_replies_per_sec = 20000;
+module_param_named(probe_replies_per_sec, mrc_probe_replies_per_sec, uint, 0644);
+MODULE_PARM_DESC(probe_replies_per_sec,
+		 "PROBE_REPLY packets a device sends per second at most (default 20000)");
+
 static void mrc_probe_xmit(struct mrc_dev *mdev, const struct mrc_av *av,
 			   const struct mrc_pkt_hdr *hdr, const struct mrc_ev_tx *tx)
 {
@@ -39,10 +51,11 @@ static void mrc_probe_xmit(struct mrc_dev *mdev, const struct mrc_av *av,
 }
 
 void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 probe_id,
-		    const struct mrc_ev_tx *tx)
+		    const struct mrc_ev_tx *tx, bool copies)
 {
 	struct mrc_pkt_hdr hdr = {
 		.opcode = MRC_OP_PROBE,
+		.flags = copies ? MRC_WIRE_F_REPLY_COPIES : 0,
 		.probe = {
 			.probe_id = probe_id,
 			.ev = ev,
@@ -70,6 +83,24 @@ static void mrc_probe_peer(const struct sk_buff *skb, struct mrc_av *peer)
 	}
 }
 
+/* Take @n replies from the device's budget for this second; false: none left. */
+static bool mrc_probe_budget_take(struct mrc_dev *mdev, u32 n)
+{
+	unsigned long now = jiffies;
+	bool ok;
+
+	spin_lock(&mdev->probe_budget_lock);
+	if (time_after_eq(now, mdev->probe_budget_end)) {
+		mdev->probe_budget_end = now + HZ;
+		mdev->probe_budget_left = READ_ONCE(mrc_probe_replies_per_sec);
+	}
+	ok = mdev->probe_budget_left >= n;
+	if (ok)
+		mdev->probe_budget_left -= n;
+	spin_unlock(&mdev->probe_budget_lock);
+	return ok;
+}
+
 /*
  * A probe that came over segments is answered back along them, every copy:
  * it tests the round trip its EV's ACKs take (mrc_net_reply_tx).
@@ -82,9 +113,13 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 		.opcode = MRC_OP_PROBE_REPLY,
 		.probe = probe->probe,
 	};
-	int i;
+	int i, copies = probe->flags & MRC_WIRE_F_REPLY_COPIES ? MRC_PROBE_REPLY_COPIES : 1;
 
-	for (i = 0; i < MRC_PROBE_REPLY_COPIES; i++) {
+	if (!mrc_path_known_peer(mdev, peer) || !mrc_probe_budget_take(mdev, copies)) {
+		mrc_stats_inc(mdev, MRC_CNT_PROBES_REFUSED);
+		return;
+	}
+	for (i = 0; i < copies; i++) {
 		struct mrc_ev_tx tx = *back;
 
 		if (!back->srv6.nr_sids)

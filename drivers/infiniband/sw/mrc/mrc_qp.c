@@ -340,7 +340,9 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    attr->max_dest_rd_atomic > MRC_MAX_RD_ATOMIC)
 		return -EINVAL;
-	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > MRC_MAX_QPN)
+	/* QPN 0 is no QP an RC peer can have: nothing could be sent to it */
+	if ((mask & IB_QP_DEST_QPN) &&
+	    (!attr->dest_qp_num || attr->dest_qp_num > MRC_MAX_QPN))
 		return -EINVAL;
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |

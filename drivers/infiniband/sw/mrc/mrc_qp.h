@@ -34,6 +34,7 @@ struct mrc_swqe {
 	u32 msn;			/* message sequence number */
 	u32 rsn;			/* receive WQE it consumes (SEND*, WRITE_IMM) */
 	u32 first_psn;
+	u32 len;			/* message bytes; 0 when it failed the checks */
 	u32 npkts;			/* PSNs it occupies */
 	u32 next_pkt;			/* first packet not sent yet */
 	u32 resp_pkts;			/* READ: distinct response packets */
@@ -123,6 +124,9 @@ struct mrc_resp_evt {
 	u8 opcode;			/* MRC_OP_*; 0: nothing at this PSN */
 	u8 solicited;
 	u8 nak;				/* enum mrc_nak_code, 0: none */
+	u8 read;			/* one of a READ_REQ's PSNs: the fields below
+					 * describe that READ_REQ, kept for duplicates */
+	u32 psn;			/* the PSN the slot holds now */
 	u32 rsn;
 	u32 len;			/* message or READ length */
 	u32 imm;
@@ -243,7 +247,6 @@ void mrc_req_discard(struct mrc_qp *qp);
 void mrc_req_stop(struct mrc_qp *qp);
 unsigned long mrc_req_rto(const struct mrc_qp *qp);
 struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn);
-u32 mrc_wqe_length(const struct mrc_send_wqe *wqe);
 unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp);
 
 /* mrc_comp.c: the completer (responses to our requests) */

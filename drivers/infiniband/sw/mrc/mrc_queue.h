@@ -48,6 +48,16 @@ static inline u32 *mrc_queue_cons_ptr(const struct mrc_queue *q)
 	return q->buf + MRC_RING_CONS_OFFSET;
 }
 
+/*
+ * The consumer index this side wrote last. The page is mapped writable into
+ * the process, so the value may have changed under us: read it once and
+ * check it like any other value from userspace.
+ */
+static inline u32 mrc_queue_peek_cons(const struct mrc_queue *q)
+{
+	return READ_ONCE(*mrc_queue_cons_ptr(q));
+}
+
 static inline void *mrc_queue_slot(const struct mrc_queue *q, u32 index)
 {
 	return q->buf + MRC_RING_SLOTS_OFFSET +

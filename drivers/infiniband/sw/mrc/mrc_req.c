@@ -140,7 +140,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
 			   MRC_WINDOW_WORDS(qp->window), psn);
 	mrc_req_cc_reset(qp);
-	req->done = req->send = req->next = *mrc_queue_cons_ptr(&qp->sq);
+	req->done = req->send = req->next = mrc_queue_peek_cons(&qp->sq);
 	req->msn = 0;
 	req->rsn = 0;
 	req->rd_atomic = 0;
@@ -173,7 +173,7 @@ void mrc_req_discard(struct mrc_qp *qp)
 
 	spin_lock_bh(&qp->req.lock);
 	prod = mrc_queue_load_prod(&qp->sq);
-	if (mrc_queue_count(&qp->sq, prod, *mrc_queue_cons_ptr(&qp->sq)) >= 0)
+	if (mrc_queue_count(&qp->sq, prod, mrc_queue_peek_cons(&qp->sq)) >= 0)
 		mrc_queue_store_cons(&qp->sq, prod);
 	mrc_req_reset_locked(qp, 0);
 	spin_unlock_bh(&qp->req.lock);
@@ -190,7 +190,8 @@ static bool mrc_wqe_is_atomic(const struct mrc_send_wqe *wqe)
 	       wqe->opcode == IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
+/* Only for a WQE whose num_sge or inline_len mrc_wqe_check() has bounded. */
+static u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
 {
 	if (mrc_wqe_is_atomic(wqe))
 		return 8;
@@ -257,25 +258,39 @@ static u8 mrc_wqe_check(struct mrc_qp *qp, const struct mrc_send_wqe *wqe)
 	return IB_WC_SUCCESS;
 }
 
+/*
+ * Whether the producer index @prod userspace wrote is possible: at most a
+ * ring ahead of the oldest WQE not completed, and never behind a WQE
+ * fetched already (an index moved backwards would make the fetch loop run
+ * around the u32 space).
+ */
+static bool mrc_req_prod_valid(struct mrc_qp *qp, u32 prod)
+{
+	const struct mrc_req *req = &qp->req;
+
+	return mrc_queue_count(&qp->sq, prod, req->done) >= 0 &&
+	       prod - req->done >= req->next - req->done;
+}
+
 /* Take the WQEs userspace published since the last fetch. */
 static void mrc_req_fetch(struct mrc_qp *qp)
 {
 	struct mrc_req *req = &qp->req;
 	u32 prod = mrc_queue_load_prod(&qp->sq);
 
-	if (mrc_queue_count(&qp->sq, prod, req->done) < 0) {
+	if (!mrc_req_prod_valid(qp, prod)) {
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_BAD_RING_INDEX);
 		mrc_qp_error(qp);	/* a provider wrote nonsense */
 		return;
 	}
 	for (; req->next != prod; req->next++) {
 		struct mrc_swqe *w = &req->swqe[req->next & (qp->sq.num_slots - 1)];
 		struct mrc_send_wqe *wqe = w->wqe;
-		u32 len;
 
 		memcpy(wqe, mrc_queue_slot(&qp->sq, req->next), qp->sq.slot_size);
 		w->status = mrc_wqe_check(qp, wqe);
-		len = w->status ? 0 : mrc_wqe_length(wqe);
-		w->npkts = mrc_wqe_is_atomic(wqe) ? 1 : mrc_seg_count(len, qp->mtu);
+		w->len = w->status ? 0 : mrc_wqe_length(wqe);
+		w->npkts = mrc_wqe_is_atomic(wqe) ? 1 : mrc_seg_count(w->len, qp->mtu);
 		w->next_pkt = 0;
 		w->resp_pkts = 0;
 		w->atomic_done = false;
@@ -415,7 +430,7 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	const struct mrc_send_wqe *wqe = w->wqe;
 	struct mrc_path_pick pick;
 	struct mrc_pkt_hdr hdr = {};
-	u32 len = mrc_wqe_length(wqe);
+	u32 len = w->len;
 	u32 off = 0, seg = 0, last;
 	struct sk_buff *skb;
 	void *payload;
@@ -683,20 +698,28 @@ static int mrc_req_rerequest(struct mrc_qp *qp, int budget)
 	return budget;
 }
 
-/* After an RNR NAK's back-off: resend the message from the NAKed PSN. */
+/*
+ * After an RNR NAK's back-off: resend the message from the NAKed PSN, at
+ * most @budget packets per pass (what is left goes on the next).
+ */
 static int mrc_req_rnr_resend(struct mrc_qp *qp, int budget)
 {
 	struct mrc_req *req = &qp->req;
 	struct mrc_swqe *w = mrc_req_find_psn(qp, req->rnr_psn);
-	u32 psn;
+	u32 psn, end;
 
 	req->rnr_pending = false;
 	if (!w)
 		return budget;
-	for (psn = req->rnr_psn; mrc_psn_before(psn, w->first_psn + w->next_pkt);
-	     psn++) {
+	end = w->first_psn + w->next_pkt;
+	for (psn = req->rnr_psn; mrc_psn_before(psn, end); psn++) {
 		if (mrc_tx_window_is_acked(&req->txw, psn))
 			continue;
+		if (budget <= 0) {
+			req->rnr_psn = psn;
+			req->rnr_pending = true;
+			break;
+		}
 		mrc_req_resend_psn(qp, psn);
 		budget--;
 	}
@@ -851,7 +874,7 @@ static void mrc_req_fill_cqe(struct mrc_qp *qp, const struct mrc_swqe *w,
 	cqe->opcode = mrc_wqe_wc_opcode(w->wqe);
 	cqe->qp_num = qp->ibqp.qp_num;
 	if (mrc_wqe_is_read(w->wqe))
-		cqe->byte_len = mrc_wqe_length(w->wqe);
+		cqe->byte_len = w->len;
 	else if (mrc_wqe_is_atomic(w->wqe))
 		cqe->byte_len = 8;
 }
@@ -934,7 +957,7 @@ void mrc_req_flush(struct mrc_qp *qp)
 
 	spin_lock_bh(&req->lock);
 	prod = mrc_queue_load_prod(&qp->sq);
-	if (mrc_queue_count(&qp->sq, prod, req->done) >= 0)
+	if (mrc_req_prod_valid(qp, prod))
 		mrc_req_fetch(qp);
 	req->send = req->next;
 	while (req->done != req->next) {

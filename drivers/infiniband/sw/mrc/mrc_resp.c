@@ -113,7 +113,7 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 			   MRC_WINDOW_WORDS(qp->window), psn);
 	memset(resp->evt, 0, qp->window * sizeof(*resp->evt));
 	if (!qp->srq)
-		resp->rq_base = *mrc_queue_cons_ptr(&qp->rq);
+		resp->rq_base = mrc_queue_peek_cons(&qp->rq);
 	for (i = 0; i < resp->nr_rwqe; i++)
 		resp->rwqe[i].valid = false;
 	resp->last_wqe_reached = false;
@@ -511,6 +511,7 @@ static u8 mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *hdr)
 {
 	e->opcode = hdr->opcode;
+	e->read = 1;
 	e->rkey = hdr->msg.rkey;
 	e->va = hdr->msg.va;
 	e->offset = hdr->msg.offset;
@@ -582,6 +583,23 @@ static void mrc_resp_queue_reads(struct mrc_qp *qp)
 		queue_work(mrc_wq, &qp->resp.work);
 }
 
+/*
+ * Whether duplicate READ_REQ @e (asking from PSN @psn) asks for part of a
+ * READ_REQ this QP accepted: the same memory and message, and no byte the
+ * original did not ask for. Its slot describes the original for as long as
+ * the window has not reused it. Anything else, a forgery or a request too
+ * old to tell, is not served: a duplicate's own va, rkey and length are
+ * never trusted.
+ */
+static bool mrc_resp_read_accepted(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e)
+{
+	const struct mrc_resp_evt *o = mrc_resp_evt(qp, psn);
+
+	return o->read && o->psn == psn && o->rkey == e->rkey && o->va == e->va &&
+	       o->msg_len == e->msg_len && o->msn == e->msn && e->offset >= o->offset &&
+	       e->offset - o->offset <= o->len && e->len <= o->len - (e->offset - o->offset);
+}
+
 /* A duplicate READ/atomic request: answer it again (executing READ anew). */
 static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       u16 ev)
@@ -596,6 +614,10 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	switch (hdr->opcode) {
 	case MRC_OP_READ_REQ:
 		mrc_resp_evt_read(&e, hdr);
+		if (!mrc_resp_read_accepted(qp, hdr->psn, &e)) {
+			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_READ);
+			break;
+		}
 		if (mrc_resp_start_read(qp, hdr->psn, &e, true))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
 					  false, ev);
@@ -615,6 +637,24 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 }
 
+/*
+ * A READ_REQ asks for the responses of PSNs @psn .. @psn + @n - 1: at most
+ * MRC_READ_REQ_MAX_PKTS of them (the limit Documentation/protocol.rst sets,
+ * which bounds what one request makes us send), and a new one only where
+ * none of those PSNs has arrived yet (they would be overwritten).
+ */
+static bool mrc_resp_read_req_valid(struct mrc_qp *qp, u32 psn, u32 n, bool dup)
+{
+	u32 i;
+
+	if (n > MRC_READ_REQ_MAX_PKTS)
+		return false;
+	for (i = 1; !dup && i < n; i++)
+		if (mrc_rx_window_test(&qp->resp.rxw, psn + i))
+			return false;
+	return true;
+}
+
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		   struct sk_buff *skb, const struct mrc_ev_tx *back)
 {
@@ -625,7 +665,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	u32 psn = hdr->psn, n = 1, cum, i, adv, total = 0;
 	struct mrc_rwqe *rw = NULL;
 	struct mrc_resp_evt *e;
-	bool ack = hdr->flags & MRC_WIRE_F_ACK_REQ;
+	bool ack = hdr->flags & MRC_WIRE_F_ACK_REQ, dup;
 	int err = 0;
 	u8 nak = 0;
 
@@ -642,10 +682,16 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 	resp->back = *back;	/* where our answers to it go */
 	cum = mrc_rx_window_cum(&resp->rxw);
-	if (hdr->opcode == MRC_OP_READ_REQ)
+	dup = mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn);
+	if (hdr->opcode == MRC_OP_READ_REQ) {
 		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
+		if (!mrc_resp_read_req_valid(qp, psn, n, dup)) {
+			mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_READ);
+			goto out;
+		}
+	}
 
-	if (mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn)) {
+	if (dup) {
 		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
 		mrc_resp_duplicate(qp, hdr, ev);
 		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
@@ -696,6 +742,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_OUT_OF_ORDER);
 	e = mrc_resp_evt(qp, psn);
 	memset(e, 0, sizeof(*e));
+	e->psn = psn;
 	e->nak = nak;
 	switch (hdr->opcode) {
 	case MRC_OP_SEND:
@@ -726,8 +773,14 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		break;
 	}
 	for (i = 0; i < n; i++) {
-		if (i)
-			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(*e));
+		struct mrc_resp_evt *part = mrc_resp_evt(qp, psn + i);
+
+		/* a READ_REQ's later PSNs: the READ again, for duplicates */
+		if (i) {
+			*part = *e;
+			part->opcode = 0;
+			part->psn = psn + i;
+		}
 		mrc_rx_window_accept(&resp->rxw, psn + i, &adv);
 		total += adv;
 	}

@@ -97,7 +97,7 @@ int mrc_srq_take(struct mrc_srq *srq, void *wqe)
 
 	spin_lock_irqsave(&srq->lock, flags);
 	prod = mrc_queue_load_prod(&srq->q);
-	cons = *mrc_queue_cons_ptr(&srq->q);
+	cons = mrc_queue_peek_cons(&srq->q);
 	n = mrc_queue_count(&srq->q, prod, cons);
 	if (n <= 0) {
 		spin_unlock_irqrestore(&srq->lock, flags);

@@ -38,6 +38,10 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_PROBES_ANSWERED].name = "probes_answered",
 	[MRC_CNT_PROBE_REPLIES].name = "probe_replies",
 	[MRC_CNT_CE_RECEIVED].name = "ce_received",
+	[MRC_CNT_DROP_BAD_NAK].name = "drop_bad_nak",
+	[MRC_CNT_DROP_BAD_READ].name = "drop_bad_read",
+	[MRC_CNT_BAD_RING_INDEX].name = "bad_ring_index",
+	[MRC_CNT_PROBES_REFUSED].name = "probes_refused",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);

@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Hostile input, one test per finding of the security review (issue 15): values a process
+# writes into the rings it shares with mrc.ko, and packets an off-path host forges. Each is
+# refused, counted or survived, and never costs the kernel a CPU, memory or a healthy QP.
+#
+#   netns msta [ mrcsta ] msta0 <-- veth --> mstb0 [ mrcstb ] (netns mstb)
+#
+# The ring cases run mrc_ring_scribble on host A alone (its QP talks to a QP nobody created);
+# the packets come from host B's namespace, so they carry the address of A's QPs' peer.
+
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_fabric.sh"
+source "$(dirname "$0")/lib_wire.sh"
+
+scribble() { # CASE
+	local gid out rc=0
+	gid=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	out=$(na timeout 60 mrc_ring_scribble -d mrcsta -g "$gid" "$1" 2>&1) || rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || fail "mrc_ring_scribble $1 (exit $rc)"
+	assert_match "$out" "^$1: PASS$" "mrc_ring_scribble $1"
+}
+
+# F2: a producer index moved back behind fetched WQEs fails the QP; the CPU never spins.
+sq_producer_rewound() {
+	two_hosts
+	scribble sq-rewind
+	[ "$(counter mrcsta bad_ring_index)" -ge 1 ] || fail "bad_ring_index not counted"
+}
+
+# F3: a READ with more SGEs than its slot holds: LOC_LEN_ERR, byte_len 0, no heap read.
+read_wqe_sge_overflow() {
+	two_hosts
+	scribble read-sge
+}
+
+# F13: a CQ that overflowed reports it once, not once per lost completion.
+cq_overflow_reported_once() {
+	two_hosts
+	scribble cq-overflow
+}
+
+# F14: the CQ producer index in the shared page is the consumer's to read, not ours to trust.
+cq_producer_scribbled() {
+	two_hosts
+	scribble cq-prod
+}
+
+# F10: a QP cannot be connected to QPN 0 (every packet it built would WARN).
+dest_qpn_zero_refused() {
+	two_hosts
+	scribble dest-qpn-0
+}
+
+# F1: lkey lookups on the send path race the MR's deregistration (a stress for the debug
+# kernel's KASAN; here it must finish with every WQE completed and the kernel quiet).
+mr_dereg_races_lookups() {
+	two_hosts
+	scribble mr-churn
+}
+
+# A verified mrc_stress transfer from B (client) to A, in the background, for SECONDS; sets
+# CLIENT (its pid) once a QP of each host is in RTS.
+live_transfer() { # SECONDS
+	local gid_a gid_b
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	server_a 18540 timeout 120 mrc_stress -d mrcsta -g "$gid_a" -p 18540
+	nb timeout 120 mrc_stress -d mrcstb -g "$gid_b" -p 18540 --seconds "$1" --seed 15 \
+		--max-size 65536 --large-max 0 $A4 >/tmp/hostile_client.out 2>&1 &
+	CLIENT=$!
+	wait_until 20 sh -c "rdma resource show qp link mrcsta/1 | grep -q 'type RC state RTS'"
+	wait_until 20 sh -c "rdma resource show qp link mrcstb/1 | grep -q 'type RC state RTS'"
+}
+
+# The transfer finished with every byte verified and no QP failed on either host.
+live_transfer_passed() {
+	local rc=0 out
+	wait $CLIENT || rc=$?
+	wait $SERVER_PID || rc=$((rc + 100))
+	out=$(cat /tmp/hostile_client.out)
+	rm -f /tmp/hostile_client.out
+	echo "$out" | tail -1
+	[ $rc -eq 0 ] || fail "mrc_stress failed (exit $rc)"
+	assert_match "$out" 'client PASS: .* errors 0 ' "the live QPs' transfer"
+	no_qp_errors
+}
+
+qpns_in_rts() { # LINK -> the local QPNs of its RC QPs in RTS
+	rdma resource show qp link "$1" | grep 'type RC state RTS' |
+		sed -n 's/.* lqpn \([0-9]*\) .*/\1/p'
+}
+
+# F4 (and F11): NAKs with an all-zero ACK part and random PSNs, fatal codes and RNR, at the
+# requester's live QPs: dropped and counted, the transfer completes verified.
+forged_nak_dropped() {
+	two_hosts
+	live_transfer 8
+	local qpn code before
+	before=$(counter mrcstb drop_bad_nak)
+	for qpn in $(qpns_in_rts mrcstb/1); do
+		for code in 1 3 4 5; do
+			inject_from_a $B4 "$(nak_packet "$qpn" $((RANDOM << 16 | RANDOM)) $code 0)"
+		done
+	done
+	wait_until 5 counter_ge mrcstb drop_bad_nak $((before + 4))
+	live_transfer_passed
+}
+
+# F6 and F12: READ_REQs asking for more than MRC_READ_REQ_MAX_PKTS responses, and forged
+# duplicates of requests that were no READ, are dropped and counted, not executed.
+read_req_amplification_refused() {
+	two_hosts
+	live_transfer 8
+	local res qpn psn before
+	res=$(rdma resource show qp link mrcsta/1 | grep 'type RC state RTS' | head -1)
+	qpn=$(echo "$res" | sed -n 's/.* lqpn \([0-9]*\) .*/\1/p')
+	psn=$(echo "$res" | sed -n 's/.* rq-psn \([0-9]*\) .*/\1/p')
+	[ -n "$qpn" ] && [ -n "$psn" ] || fail "no QPN / rq-psn in: $res"
+	before=$(counter mrcsta drop_bad_read)
+	# 4 MiB (1024 responses) in the window, and 256 KiB as a duplicate of the first request
+	inject $A4 "$(read_req_packet "$qpn" "$psn" 4096 256 $((4 << 20)))"
+	inject $A4 "$(read_req_packet "$qpn" "$psn" 4096 256 $((256 << 10)))"
+	sleep 1
+	counters_of mrcsta
+	wait_until 5 counter_ge mrcsta drop_bad_read $((before + 2))
+	live_transfer_passed
+}
+
+# F8: a PROBE from a host no QP of ours talks to gets no reply at all.
+probe_from_stranger_refused() {
+	two_hosts
+	local i
+	for i in $(seq 1 20); do
+		inject $A4 "$(probe_packet "$i" 0)"
+	done
+	sleep 1
+	counters_of mrcsta
+	wait_until 5 counter_ge mrcsta probes_refused 20
+	assert_eq "$(counter mrcsta probes_answered)" 0 "probes answered"
+	sleep 1
+	assert_eq "$(counter mrcstb rx_packets)" 0 "packets that reached B"
+}
+
+# F8: from a peer, at most probe_replies_per_sec replies a second, and one each unless asked.
+probe_replies_bounded() {
+	two_hosts
+	live_transfer 20
+	mrc_param_set probe_replies_per_sec 10
+	sleep 1.1	# the budget's second in progress ends: a fresh one of 10
+	local answered refused t0 t1 secs
+	answered=$(counter mrcsta probes_answered)
+	refused=$(counter mrcsta probes_refused)
+	t0=$(now_ms)
+	nb bash -c "for i in \$(seq 1 300); do printf '$(probe_packet 7 0)' >/dev/udp/$A4/$PORT; done"
+	t1=$(now_ms)
+	secs=$(((t1 - t0) / 1000 + 2))
+	wait_until 5 counter_ge mrcsta probes_refused $((refused + 300 - 10 * secs))
+	answered=$(($(counter mrcsta probes_answered) - answered))
+	echo "300 probes in $((t1 - t0)) ms: $answered answered"
+	[ "$answered" -le $((10 * secs)) ] || fail "$answered answered, budget $((10 * secs))"
+	[ "$answered" -ge 1 ] || fail "a peer's probe was never answered"
+	kill $CLIENT $SERVER_PID 2>/dev/null || true
+}
+
+# F5: devices come and go in a namespace while packets for its other device pour in.
+device_removal_under_probe_flood() {
+	two_hosts
+	local i
+	na ip link add mstx0 type dummy
+	na ip link set mstx0 up
+	nb bash -c "end=\$((SECONDS + 20)); while [ \$SECONDS -lt \$end ]; do
+		printf '$(probe_packet 1 0)' >/dev/udp/$A4/$PORT; done" &
+	for i in $(seq 1 10); do
+		na rdma link add mrcstx type mrc netdev mstx0
+		na rdma link del mrcstx
+	done
+	[ "$(counter mrcsta probes_refused)" -gt 0 ] || fail "the flood did not reach A"
+	rdev_absent mrcstx || fail "mrcstx is left"
+	assert_match "$(rdma link show mrcsta/1)" "state ACTIVE" "the device that stayed"
+}
+
+ktap_run \
+	sq_producer_rewound \
+	read_wqe_sge_overflow \
+	cq_overflow_reported_once \
+	cq_producer_scribbled \
+	dest_qpn_zero_refused \
+	mr_dereg_races_lookups \
+	forged_nak_dropped \
+	read_req_amplification_refused \
+	probe_from_stranger_refused \
+	probe_replies_bounded \
+	device_removal_under_probe_flood

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: BSD-2-Clause
+// mrc_ring_scribble - write hostile values into the rings a verbs provider shares with mrc.ko,
+// ring the doorbell, and check that the kernel keeps its word: the QP fails cleanly, no CPU
+// stalls, no kernel memory reaches a completion. One process, one device, no peer needed: the
+// QP is connected to a QP that does not exist, so nothing it sends is ever acknowledged.
+//
+//     mrc_ring_scribble -d DEV [-g GID_INDEX] CASE
+//
+//     sq-rewind    4 WRITEs are fetched by the kernel and wait for ACKs; the SQ producer index
+//                  is moved back between the oldest and the newest, and the doorbell rung: the
+//                  QP goes to ERR at once and all 4 come back WR_FLUSH_ERR.
+//     read-sge     a READ WQE written straight into the SQ with one SGE more than a slot holds:
+//                  it completes with LOC_LEN_ERR and byte_len 0 (nothing summed past the slot).
+//     cq-overflow  8 completions flushed into a CQ of 1 slot: IBV_EVENT_CQ_ERR comes once.
+//     cq-prod      the CQ producer index is scribbled far ahead: the kernel keeps its own, so
+//                  the next completion lands where the consumer looks for it.
+//     dest-qpn-0   INIT -> RTR towards QPN 0 is refused (EINVAL).
+//     mr-churn     one thread registers and deregisters an MR in a loop while another posts
+//                  WRITEs from it and flushes them (lookups racing deregistration).
+//
+// The rings are found in /proc/self/maps (the provider maps them from the uverbs device); the
+// SQ is the mapping whose first slots hold two marker WQEs posted while the QP is in RESET.
+//
+// Exit status: 0 when every check passed, 1 when one failed, 2 for bad usage.
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/mrc-abi.h>
+#include <unistd.h>
+
+#include "tool_verbs.h"
+
+namespace mrc::scribble {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kMarker = 0x5c81bb1e00000000ULL; // wr_id of the marker WQEs
+constexpr std::uint64_t kCqMarker = 0xc0ffee01ULL;       // wr_id of the CQ case's first CQE
+constexpr std::uint32_t kAbsentQpn = 0xabcde;            // the peer QP nobody created
+constexpr std::size_t kRegion = 4096;
+
+bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool check(bool ok, const char *fmt, ...) {
+    std::va_list ap;
+    va_start(ap, fmt);
+    std::fputs(ok ? "ok: " : "FAIL: ", stdout);
+    std::vprintf(fmt, ap);
+    std::fputc('\n', stdout);
+    va_end(ap);
+    std::fflush(stdout);
+    return ok;
+}
+
+// A mapping of this process: its first byte, its size and the file it maps.
+struct Mapping {
+    std::byte *base = nullptr;
+    std::size_t size = 0;
+    std::string path;
+};
+
+std::vector<Mapping> uverbs_mappings() {
+    std::vector<Mapping> out;
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        if (line.find("uverbs") == std::string::npos)
+            continue;
+        Mapping m;
+        std::uintptr_t begin = 0;
+        std::uintptr_t end = 0;
+        char dash = 0;
+        std::istringstream in(line);
+        in >> std::hex >> begin >> dash >> end;
+        // NOLINTNEXTLINE(performance-no-int-to-ptr): /proc/self/maps names addresses as numbers
+        m.base = reinterpret_cast<std::byte *>(begin);
+        m.size = end - begin;
+        m.path = line.substr(line.rfind(' ') + 1);
+        out.push_back(m);
+    }
+    return out;
+}
+
+// A ring's index words and slots, as mapped.
+struct Ring {
+    std::byte *base = nullptr;
+    std::size_t size = 0;
+    std::uint32_t slot_size = 0;
+
+    [[nodiscard]] volatile std::uint32_t &index(std::size_t offset) const {
+        return *reinterpret_cast<volatile std::uint32_t *>(base + offset);
+    }
+    [[nodiscard]] volatile std::uint32_t &prod() const { return index(MRC_RING_PROD_OFFSET); }
+    [[nodiscard]] volatile std::uint32_t &cons() const { return index(MRC_RING_CONS_OFFSET); }
+    [[nodiscard]] std::byte *slot(std::uint32_t i) const {
+        const std::size_t slots = (size - MRC_RING_SLOTS_OFFSET) / slot_size;
+        return base + MRC_RING_SLOTS_OFFSET + (i % slots) * slot_size;
+    }
+};
+
+std::uint64_t wr_id_at(const std::byte *p) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p + offsetof(mrc_send_wqe, wr_id), sizeof(v));
+    return v;
+}
+
+// The SQ whose slot 0 holds marker @id and whose next slot (at some 16-byte multiple) @id + 1.
+std::optional<Ring> find_sq(std::uint64_t id) {
+    for (const Mapping &m : uverbs_mappings()) {
+        std::byte *base = m.base;
+        const std::size_t size = m.size;
+        if (size <= MRC_RING_SLOTS_OFFSET + sizeof(mrc_send_wqe) ||
+            wr_id_at(base + MRC_RING_SLOTS_OFFSET) != id)
+            continue;
+        for (std::size_t off = 16; MRC_RING_SLOTS_OFFSET + off + 8 <= size; off += 16)
+            if (wr_id_at(base + MRC_RING_SLOTS_OFFSET + off) == id + 1)
+                return Ring{base, size, static_cast<std::uint32_t>(off)};
+    }
+    return std::nullopt;
+}
+
+// The CQ ring: the mapping whose slot 0 holds a CQE with wr_id @id for QP @qpn.
+std::optional<Ring> find_cq(std::uint64_t id, std::uint32_t qpn) {
+    for (const Mapping &m : uverbs_mappings()) {
+        std::byte *base = m.base;
+        const std::size_t size = m.size;
+        std::uint64_t v = 0;
+        std::uint32_t q = 0;
+        if (size < MRC_RING_SLOTS_OFFSET + sizeof(mrc_cqe))
+            continue;
+        std::memcpy(&v, base + MRC_RING_SLOTS_OFFSET + offsetof(mrc_cqe, wr_id), sizeof(v));
+        std::memcpy(&q, base + MRC_RING_SLOTS_OFFSET + offsetof(mrc_cqe, qp_num), sizeof(q));
+        if (v == id && q == qpn)
+            return Ring{base, size, sizeof(mrc_cqe)};
+    }
+    return std::nullopt;
+}
+
+// The SQ doorbell as the provider rings it: uverbs POST_SEND with no work requests.
+int ring_doorbell(ibv_qp *qp) {
+    struct {
+        ib_uverbs_cmd_hdr hdr;
+        ib_uverbs_post_send cmd;
+    } req{};
+    ib_uverbs_post_send_resp resp{};
+    req.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+    req.hdr.in_words = sizeof(req) / 4;
+    req.hdr.out_words = sizeof(resp) / 4;
+    req.cmd.response = reinterpret_cast<std::uintptr_t>(&resp);
+    req.cmd.qp_handle = qp->handle;
+    req.cmd.wqe_size = sizeof(ib_uverbs_send_wr);
+    return write(qp->context->cmd_fd, &req, sizeof(req)) == static_cast<ssize_t>(sizeof(req))
+                   ? 0
+                   : errno;
+}
+
+class Scribbler {
+public:
+    Scribbler(std::string device, int gid_index) : device_(std::move(device)), gid_(gid_index) {}
+    int run(const std::string &test);
+
+private:
+    bool setup(int cqe);
+    bool post_write(std::uint64_t wr_id, bool signaled = true);
+    bool connect();
+    bool locate_sq();
+    bool sq_rewind();
+    bool read_sge();
+    bool cq_overflow();
+    bool cq_prod();
+    bool dest_qpn_zero();
+    bool mr_churn();
+    int count_async(ibv_event_type type, std::chrono::milliseconds limit);
+
+    std::string device_;
+    int gid_;
+    tool::Context ctx_;
+    tool::Pd pd_;
+    tool::Cq cq_;
+    tool::Qp qp_;
+    tool::Buffer buf_;
+    tool::Mr mr_;
+    tool::PortInfo port_;
+    Ring sq_;
+};
+
+bool Scribbler::setup(int cqe) {
+    ctx_ = tool::open_device(device_);
+    if (!ctx_)
+        return false;
+    pd_.reset(ibv_alloc_pd(ctx_.get()));
+    cq_.reset(ibv_create_cq(ctx_.get(), cqe, nullptr, nullptr, 0));
+    buf_ = tool::Buffer(kRegion);
+    if (!pd_ || !cq_ || !buf_ || !tool::query_port(ctx_.get(), gid_, port_))
+        return check(false, "PD, CQ, memory and port of %s", device_.c_str());
+    mr_ = tool::register_mr(pd_.get(), buf_.data(), kRegion,
+                            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    ibv_qp_cap cap{.max_send_wr = 16,
+                   .max_recv_wr = 4,
+                   .max_send_sge = 2,
+                   .max_recv_sge = 1,
+                   .max_inline_data = 0};
+    qp_ = tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap);
+    return check(mr_ && qp_, "MR and RC QP %u", qp_ ? qp_->qp_num : 0);
+}
+
+bool Scribbler::post_write(std::uint64_t wr_id, bool signaled) {
+    ibv_sge sge{.addr = buf_.addr(), .length = 64, .lkey = mr_->lkey};
+    ibv_send_wr wr{};
+    ibv_send_wr *bad = nullptr;
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_RDMA_WRITE;
+    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    wr.wr.rdma.remote_addr = 0x10000;
+    wr.wr.rdma.rkey = 0x100;
+    return ibv_post_send(qp_.get(), &wr, &bad) == 0;
+}
+
+// Towards an absent QP at our own address: nothing ever answers.
+bool Scribbler::connect() {
+    tool::QpInfo remote{.qpn = kAbsentQpn, .psn = 0, .gid = port_.gid};
+    tool::ConnectParams p{.gid_index = gid_, .mtu = port_.mtu};
+    p.timeout = 20; // 4 s: nothing retires before the case is over
+    return check(tool::connect_qp(qp_.get(), remote, 0, p) == 0, "QP in RTS");
+}
+
+// Two marker WQEs posted in RESET (the kernel fetches nothing there) find the SQ and its slot
+// size; back to RESET discards them.
+bool Scribbler::locate_sq() {
+    // the doorbell of a QP in RESET fails, but the WQEs are in the ring: find them
+    post_write(kMarker);
+    post_write(kMarker + 1);
+    const auto ring = find_sq(kMarker);
+    if (!check(ring.has_value(), "SQ found among the uverbs mappings"))
+        return false;
+    sq_ = *ring;
+    std::printf("# SQ: %zu bytes, slots of %u bytes\n", sq_.size, sq_.slot_size);
+    return check(tool::modify_qp_state(qp_.get(), IBV_QPS_RESET) == 0, "markers discarded");
+}
+
+bool Scribbler::sq_rewind() {
+    if (!setup(64) || !locate_sq() || !connect())
+        return false;
+    for (std::uint64_t i = 0; i < 4; i++)
+        if (!post_write(i))
+            return check(false, "post WRITE %" PRIu64, i);
+    std::this_thread::sleep_for(100ms);
+    const std::uint32_t done = sq_.cons();
+    const std::uint32_t prod = sq_.prod();
+    bool ok = check(prod - done == 4, "4 WQEs outstanding (producer %u, consumer %u)", prod, done);
+    sq_.prod() = done + 1; // behind the WQEs the kernel fetched already
+    const auto start = Clock::now();
+    ok &= check(ring_doorbell(qp_.get()) == 0, "doorbell after the rewind");
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    ok &= check(took < 2s, "the doorbell returned in %lld ms",
+                static_cast<long long>(took.count()));
+    const auto deadline = Clock::now() + 5s;
+    while (tool::query_qp_state(qp_.get()) != IBV_QPS_ERR && Clock::now() < deadline)
+        std::this_thread::sleep_for(10ms);
+    ok &= check(tool::query_qp_state(qp_.get()) == IBV_QPS_ERR, "the QP is in ERR");
+    const auto wcs = tool::poll_completions(cq_.get(), 4, 5s);
+    const bool flushed = std::ranges::all_of(
+            wcs, [](const ibv_wc &wc) { return wc.status == IBV_WC_WR_FLUSH_ERR; });
+    return check(ok && wcs.size() == 4 && flushed, "4 WQEs flushed (%zu completions)", wcs.size());
+}
+
+bool Scribbler::read_sge() {
+    if (!setup(64) || !locate_sq() || !connect())
+        return false;
+    const std::uint32_t max_sge = (sq_.slot_size - MRC_SEND_WQE_HDR_SIZE) / sizeof(mrc_sge);
+    const std::uint32_t prod = sq_.prod();
+    std::byte *slot = sq_.slot(prod);
+    mrc_send_wqe wqe{};
+    wqe.wr_id = 0x5eadULL;
+    wqe.opcode = IBV_WR_RDMA_READ;
+    wqe.send_flags = IBV_SEND_SIGNALED;
+    wqe.num_sge = max_sge + 1;
+    wqe.wr.rdma.remote_addr = 0x10000;
+    wqe.wr.rdma.rkey = 0x100;
+    std::memcpy(slot, &wqe, sizeof(wqe));
+    for (std::uint32_t i = 0; i < max_sge; i++) {
+        const mrc_sge sge{.addr = buf_.addr(), .length = 100, .lkey = mr_->lkey};
+        std::memcpy(slot + MRC_SEND_WQE_HDR_SIZE + i * sizeof(mrc_sge), &sge, sizeof(sge));
+    }
+    std::atomic_thread_fence(std::memory_order_release);
+    sq_.prod() = prod + 1;
+    if (!check(ring_doorbell(qp_.get()) == 0, "doorbell for a READ of %u SGEs (slot holds %u)",
+               max_sge + 1, max_sge))
+        return false;
+    const auto wcs = tool::poll_completions(cq_.get(), 1, 5s);
+    if (!check(wcs.size() == 1, "the READ completed"))
+        return false;
+    const ibv_wc &wc = wcs.front();
+    return check(wc.wr_id == 0x5ead && wc.status == IBV_WC_LOC_LEN_ERR && wc.byte_len == 0,
+                 "wr_id %#" PRIx64 ", %s, byte_len %u", wc.wr_id, ibv_wc_status_str(wc.status),
+                 wc.byte_len);
+}
+
+// IBV_EVENT_@type events seen on the context within @limit (every event acknowledged).
+int Scribbler::count_async(ibv_event_type type, std::chrono::milliseconds limit) {
+    const int fd = ctx_->async_fd;
+    const int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return -1;
+    int n = 0;
+    const auto deadline = Clock::now() + limit;
+    while (Clock::now() < deadline) {
+        pollfd pfd{.fd = fd, .events = POLLIN, .revents = 0};
+        if (poll(&pfd, 1, 10) <= 0)
+            continue;
+        ibv_async_event ev{};
+        if (ibv_get_async_event(ctx_.get(), &ev) != 0)
+            continue;
+        std::printf("# async event: %s\n", ibv_event_type_str(ev.event_type));
+        if (ev.event_type == type)
+            n++;
+        ibv_ack_async_event(&ev);
+    }
+    return n;
+}
+
+bool Scribbler::cq_overflow() {
+    if (!setup(1) || !connect())
+        return false;
+    for (std::uint64_t i = 0; i < 8; i++)
+        if (!post_write(i))
+            return check(false, "post WRITE %" PRIu64, i);
+    if (!check(tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0, "QP to ERR: 8 flushed"))
+        return false;
+    const int events = count_async(IBV_EVENT_CQ_ERR, 1500ms);
+    return check(events == 1, "CQ_ERR raised %d times (once expected)", events);
+}
+
+bool Scribbler::cq_prod() {
+    if (!setup(4) || !connect())
+        return false;
+    bool ok = post_write(kCqMarker) && tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0;
+    auto wcs = tool::poll_completions(cq_.get(), 1, 5s);
+    ok = check(ok && wcs.size() == 1 && wcs[0].wr_id == kCqMarker, "first completion polled");
+    const auto cq = find_cq(kCqMarker, qp_->qp_num);
+    if (!check(cq.has_value(), "CQ found among the uverbs mappings"))
+        return false;
+    const std::uint32_t prod = cq->prod();
+    cq->prod() = prod + 1000;
+    std::printf("# CQ producer %u scribbled to %u\n", prod, prod + 1000);
+    // a fresh QP's flushed WQE is the kernel's next completion
+    ibv_qp_cap cap{.max_send_wr = 4,
+                   .max_recv_wr = 1,
+                   .max_send_sge = 1,
+                   .max_recv_sge = 1,
+                   .max_inline_data = 0};
+    qp_ = tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap);
+    if (!qp_ || !connect() || !post_write(2) || tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) != 0)
+        return check(false, "second QP's flushed WQE");
+    std::this_thread::sleep_for(200ms);
+    ok &= check(cq->prod() == prod + 1, "the kernel wrote producer %u (its own + 1: %u)",
+                static_cast<std::uint32_t>(cq->prod()), prod + 1);
+    wcs = tool::poll_completions(cq_.get(), 1, 5s);
+    return check(ok && wcs.size() == 1 && wcs[0].wr_id == 2, "second completion polled (%zu)",
+                 wcs.size());
+}
+
+bool Scribbler::dest_qpn_zero() {
+    if (!setup(4))
+        return false;
+    tool::QpInfo remote{.qpn = 0, .psn = 0, .gid = port_.gid};
+    const tool::ConnectParams p{.gid_index = gid_, .mtu = port_.mtu};
+    const int err = tool::connect_qp(qp_.get(), remote, 0, p);
+    return check(err == EINVAL, "connecting to QPN 0: %s", std::strerror(err));
+}
+
+// Lookups of an lkey (the requester copying a WRITE's payload) racing its deregistration.
+bool Scribbler::mr_churn() {
+    if (!setup(64))
+        return false;
+    std::atomic<std::uint32_t> lkey{mr_->lkey};
+    std::atomic<bool> stop{false};
+    unsigned int cycles = 0;
+    std::thread churn([&] {
+        while (!stop.load()) {
+            tool::Mr mr =
+                    tool::register_mr(pd_.get(), buf_.data(), kRegion, IBV_ACCESS_LOCAL_WRITE);
+            if (!mr)
+                break;
+            lkey.store(mr->lkey);
+            cycles++;
+        }
+    });
+    bool ok = true;
+    unsigned int rounds = 0;
+    for (; rounds < 100 && ok; rounds++) {
+        ok = connect();
+        for (std::uint64_t i = 0; ok && i < 8; i++) {
+            ibv_sge sge{.addr = buf_.addr(), .length = 64, .lkey = lkey.load()};
+            ibv_send_wr wr{};
+            ibv_send_wr *bad = nullptr;
+            wr.wr_id = i;
+            wr.sg_list = &sge;
+            wr.num_sge = 1;
+            wr.opcode = IBV_WR_RDMA_WRITE;
+            wr.send_flags = IBV_SEND_SIGNALED;
+            wr.wr.rdma.remote_addr = 0x10000;
+            wr.wr.rdma.rkey = 0x100;
+            ok = ibv_post_send(qp_.get(), &wr, &bad) == 0;
+        }
+        ok = ok && tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0;
+        ok = ok && tool::poll_completions(cq_.get(), 8, 5s).size() == 8;
+    }
+    stop.store(true);
+    churn.join();
+    return check(ok && cycles > 0, "%u rounds of 8 WRITEs against %u registrations", rounds,
+                 cycles);
+}
+
+int Scribbler::run(const std::string &test) {
+    bool ok = false;
+    if (test == "sq-rewind")
+        ok = sq_rewind();
+    else if (test == "read-sge")
+        ok = read_sge();
+    else if (test == "cq-overflow")
+        ok = cq_overflow();
+    else if (test == "cq-prod")
+        ok = cq_prod();
+    else if (test == "dest-qpn-0")
+        ok = dest_qpn_zero();
+    else if (test == "mr-churn")
+        ok = mr_churn();
+    else {
+        std::fprintf(stderr, "mrc_ring_scribble: unknown case %s\n", test.c_str());
+        return 2;
+    }
+    std::printf("%s: %s\n", test.c_str(), ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
+
+int scribble_main(std::span<char *> args) {
+    std::string device;
+    int gid = 0;
+    int opt = 0;
+    while ((opt = getopt(static_cast<int>(args.size()), args.data(), "d:g:")) != -1) {
+        if (opt == 'd')
+            device = optarg;
+        else if (opt == 'g')
+            gid = std::atoi(optarg);
+        else
+            return 2;
+    }
+    if (device.empty() || optind + 1 != static_cast<int>(args.size())) {
+        std::fprintf(stderr, "usage: mrc_ring_scribble -d DEV [-g GID_INDEX] CASE\n");
+        return 2;
+    }
+    Scribbler s(device, gid);
+    return s.run(args[static_cast<std::size_t>(optind)]);
+}
+
+} // namespace
+} // namespace mrc::scribble
+
+int main(int argc, char **argv) {
+    try {
+        return mrc::scribble::scribble_main(std::span(argv, static_cast<std::size_t>(argc)));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "mrc_ring_scribble: %s\n", e.what());
+        return 1;
+    }
+}
