@@ -180,7 +180,7 @@ public:
 
 private:
     bool setup(int cqe);
-    bool post_write(std::uint64_t wr_id, bool signaled = true);
+    bool post_write(std::uint64_t wr_id, bool signaled = true, std::uint32_t lkey = 0);
     bool connect();
     bool locate_sq();
     bool sq_rewind();
@@ -223,8 +223,9 @@ bool Scribbler::setup(int cqe) {
     return check(mr_ && qp_, "MR and RC QP %u", qp_ ? qp_->qp_num : 0);
 }
 
-bool Scribbler::post_write(std::uint64_t wr_id, bool signaled) {
-    ibv_sge sge{.addr = buf_.addr(), .length = 64, .lkey = mr_->lkey};
+// A 64-byte WRITE from our region (with @lkey, if not 0) to an address of the absent peer.
+bool Scribbler::post_write(std::uint64_t wr_id, bool signaled, std::uint32_t lkey) {
+    ibv_sge sge{.addr = buf_.addr(), .length = 64, .lkey = lkey ? lkey : mr_->lkey};
     ibv_send_wr wr{};
     ibv_send_wr *bad = nullptr;
     wr.wr_id = wr_id;
@@ -411,19 +412,8 @@ bool Scribbler::mr_churn() {
     unsigned int rounds = 0;
     for (; rounds < 100 && ok; rounds++) {
         ok = connect();
-        for (std::uint64_t i = 0; ok && i < 8; i++) {
-            ibv_sge sge{.addr = buf_.addr(), .length = 64, .lkey = lkey.load()};
-            ibv_send_wr wr{};
-            ibv_send_wr *bad = nullptr;
-            wr.wr_id = i;
-            wr.sg_list = &sge;
-            wr.num_sge = 1;
-            wr.opcode = IBV_WR_RDMA_WRITE;
-            wr.send_flags = IBV_SEND_SIGNALED;
-            wr.wr.rdma.remote_addr = 0x10000;
-            wr.wr.rdma.rkey = 0x100;
-            ok = ibv_post_send(qp_.get(), &wr, &bad) == 0;
-        }
+        for (std::uint64_t i = 0; ok && i < 8; i++)
+            ok = post_write(i, true, lkey.load());
         ok = ok && tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0;
         ok = ok && tool::poll_completions(cq_.get(), 8, 5s).size() == 8;
     }
