@@ -71,11 +71,10 @@ bool check(bool ok, const char *fmt, ...) {
     return ok;
 }
 
-// A mapping of this process: its first byte, its size and the file it maps.
+// A mapping of the uverbs device in this process: its first byte and its size.
 struct Mapping {
     std::byte *base = nullptr;
     std::size_t size = 0;
-    std::string path;
 };
 
 std::vector<Mapping> uverbs_mappings() {
@@ -94,7 +93,6 @@ std::vector<Mapping> uverbs_mappings() {
         // NOLINTNEXTLINE(performance-no-int-to-ptr): /proc/self/maps names addresses as numbers
         m.base = reinterpret_cast<std::byte *>(begin);
         m.size = end - begin;
-        m.path = line.substr(line.rfind(' ') + 1);
         out.push_back(m);
     }
     return out;
