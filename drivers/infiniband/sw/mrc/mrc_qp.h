@@ -124,9 +124,6 @@ struct mrc_resp_evt {
 	u8 opcode;			/* MRC_OP_*; 0: nothing at this PSN */
 	u8 solicited;
 	u8 nak;				/* enum mrc_nak_code, 0: none */
-	u8 read;			/* one of a READ_REQ's PSNs: the fields below
-					 * describe that READ_REQ, kept for duplicates */
-	u32 psn;			/* the PSN the slot holds now */
 	u32 rsn;
 	u32 len;			/* message or READ length */
 	u32 imm;
@@ -169,6 +166,7 @@ struct mrc_resp {
 	u32 again_head, again_tail;	/* repeated READs: served first */
 	struct mrc_atomic_res *atomics;
 	u32 atomic_next;
+	struct mrc_read_table *read_msgs;	/* READs accepted, for repeats */
 	struct mrc_ev_cursor cursor;	/* EVs of READ responses */
 	struct work_struct work;	/* sends READ responses */
 };

@@ -14,10 +14,12 @@
  */
 #include <linux/slab.h>
 
+#include "core/mrc_read_table.h"
 #include "core/mrc_seg.h"
 #include "mrc.h"
 #include "mrc_cq.h"
 #include "mrc_net.h"
+#include "mrc_param.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
@@ -58,21 +60,25 @@ int mrc_resp_init(struct mrc_qp *qp)
 	struct mrc_resp *resp = &qp->resp;
 	u32 i, slots, slot_size;
 
+	/* the table must hold every READ a requester may have outstanding */
+	BUILD_BUG_ON(MRC_READ_TABLE_MSGS < MRC_MAX_RD_ATOMIC);
 	spin_lock_init(&resp->lock);
 	INIT_WORK(&resp->work, mrc_resp_work);
 	resp->rxw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
 	resp->evt = kvcalloc(qp->window, sizeof(*resp->evt), GFP_KERNEL);
 	resp->reads = kcalloc(MRC_RESP_READS + MRC_RESP_AGAIN, sizeof(*resp->reads), GFP_KERNEL);
 	resp->atomics = kcalloc(MRC_RESP_ATOMICS, sizeof(*resp->atomics), GFP_KERNEL);
+	resp->read_msgs = kmalloc(sizeof(*resp->read_msgs), GFP_KERNEL);
 	slots = qp->srq ? MRC_RESP_SRQ_WQES : qp->rq.num_slots;
 	slot_size = qp->srq ? qp->srq->q.slot_size : qp->rq.slot_size;
 	resp->rwqe = kvcalloc(slots, sizeof(*resp->rwqe), GFP_KERNEL);
 	resp->raw = kvcalloc(slots, slot_size, GFP_KERNEL);
 	if (!resp->rxw_map || !resp->evt || !resp->reads || !resp->atomics ||
-	    !resp->rwqe || !resp->raw) {
+	    !resp->read_msgs || !resp->rwqe || !resp->raw) {
 		mrc_resp_free(qp);
 		return -ENOMEM;
 	}
+	mrc_read_table_init(resp->read_msgs);
 	resp->nr_rwqe = slots;
 	for (i = 0; i < slots; i++)
 		resp->rwqe[i].wqe = (void *)(resp->raw + (size_t)i * slot_size);
@@ -88,6 +94,7 @@ void mrc_resp_free(struct mrc_qp *qp)
 	kvfree(resp->evt);
 	kfree(resp->reads);
 	kfree(resp->atomics);
+	kfree(resp->read_msgs);
 	kvfree(resp->rwqe);
 	kvfree(resp->raw);
 	memset(resp, 0, sizeof(*resp));
@@ -125,6 +132,7 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 	resp->again_head = resp->again_tail = 0;
 	memset(resp->atomics, 0, MRC_RESP_ATOMICS * sizeof(*resp->atomics));
 	resp->atomic_next = 0;
+	mrc_read_table_init(resp->read_msgs);
 }
 
 /* Entering RTR: expect the rq_psn the application gave. */
@@ -511,7 +519,6 @@ static u8 mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *hdr)
 {
 	e->opcode = hdr->opcode;
-	e->read = 1;
 	e->rkey = hdr->msg.rkey;
 	e->va = hdr->msg.va;
 	e->offset = hdr->msg.offset;
@@ -583,21 +590,16 @@ static void mrc_resp_queue_reads(struct mrc_qp *qp)
 		queue_work(mrc_wq, &qp->resp.work);
 }
 
-/*
- * Whether duplicate READ_REQ @e (asking from PSN @psn) asks for part of a
- * READ_REQ this QP accepted: the same memory and message, and no byte the
- * original did not ask for. Its slot describes the original for as long as
- * the window has not reused it. Anything else, a forgery or a request too
- * old to tell, is not served: a duplicate's own va, rkey and length are
- * never trusted.
- */
-static bool mrc_resp_read_accepted(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e)
+/* What READ_REQ @hdr asks for, as the READ table reads it. */
+static void mrc_resp_read_ask(struct mrc_read_ask *ask, const struct mrc_pkt_hdr *hdr)
 {
-	const struct mrc_resp_evt *o = mrc_resp_evt(qp, psn);
-
-	return o->read && o->psn == psn && o->rkey == e->rkey && o->va == e->va &&
-	       o->msg_len == e->msg_len && o->msn == e->msn && e->offset >= o->offset &&
-	       e->offset - o->offset <= o->len && e->len <= o->len - (e->offset - o->offset);
+	ask->va = hdr->msg.va;
+	ask->psn = hdr->psn;
+	ask->msn = hdr->msg.msn;
+	ask->rkey = hdr->msg.rkey;
+	ask->msg_len = hdr->msg.msg_len;
+	ask->offset = hdr->msg.offset;
+	ask->len = hdr->msg.read_len;
 }
 
 /* A duplicate READ/atomic request: answer it again (executing READ anew). */
@@ -606,6 +608,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_resp_evt e = {};
+	struct mrc_read_ask ask;
 	u32 i;
 
 	if (!mrc_psn_before(hdr->psn, mrc_rx_window_cum(&resp->rxw)))
@@ -613,11 +616,16 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 	switch (hdr->opcode) {
 	case MRC_OP_READ_REQ:
-		mrc_resp_evt_read(&e, hdr);
-		if (!mrc_resp_read_accepted(qp, hdr->psn, &e)) {
+		/*
+		 * Served only as part of a READ this QP accepted: the
+		 * duplicate's own address and length are never trusted.
+		 */
+		mrc_resp_read_ask(&ask, hdr);
+		if (!mrc_read_table_covers(resp->read_msgs, &ask, qp->mtu)) {
 			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_READ);
 			break;
 		}
+		mrc_resp_evt_read(&e, hdr);
 		if (mrc_resp_start_read(qp, hdr->psn, &e, true))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
 					  false, ev);
@@ -742,7 +750,6 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_OUT_OF_ORDER);
 	e = mrc_resp_evt(qp, psn);
 	memset(e, 0, sizeof(*e));
-	e->psn = psn;
 	e->nak = nak;
 	switch (hdr->opcode) {
 	case MRC_OP_SEND:
@@ -759,9 +766,14 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		if (nak)
 			e->opcode = hdr->opcode;
 		break;
-	case MRC_OP_READ_REQ:
+	case MRC_OP_READ_REQ: {
+		struct mrc_read_ask ask;
+
 		mrc_resp_evt_read(e, hdr);
+		mrc_resp_read_ask(&ask, hdr);
+		mrc_read_table_note(resp->read_msgs, &ask, qp->mtu);
 		break;
+	}
 	case MRC_OP_ATOMIC_CSWAP:
 	case MRC_OP_ATOMIC_FADD:
 		e->opcode = hdr->opcode;
@@ -773,14 +785,9 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		break;
 	}
 	for (i = 0; i < n; i++) {
-		struct mrc_resp_evt *part = mrc_resp_evt(qp, psn + i);
-
-		/* a READ_REQ's later PSNs: the READ again, for duplicates */
-		if (i) {
-			*part = *e;
-			part->opcode = 0;
-			part->psn = psn + i;
-		}
+		/* a READ_REQ's later PSNs owe nothing of their own */
+		if (i)
+			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(*e));
 		mrc_rx_window_accept(&resp->rxw, psn + i, &adv);
 		total += adv;
 	}
