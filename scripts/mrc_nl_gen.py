@@ -67,7 +67,8 @@ class Family:
         self.enums = {d["name"]: d for d in self.defs if d["type"] in ("enum", "flags")}
         self.sets = {s["name"]: s for s in spec["attribute-sets"]}
         self.ops = spec["operations"]["list"]
-        self.groups = [g["name"] for g in spec.get("mcast-groups", {}).get("list", [])]
+        self.group_specs = spec.get("mcast-groups", {}).get("list", [])
+        self.groups = [g["name"] for g in self.group_specs]
 
     # names
     def attr_c(self, set_name, attr_name):
@@ -289,6 +290,7 @@ def policy_array(fam, set_name, attrs, name, top):
 
 
 def op_flags(op):
+    """The permission flags of an operation or a multicast group, as C."""
     flags = [FLAG_PERM[f] for f in op.get("flags", []) if f in FLAG_PERM]
     unknown = [f for f in op.get("flags", []) if f not in FLAG_PERM]
     if unknown:
@@ -371,8 +373,11 @@ def render_gen_c(fam):
         out.append("\t},")
     out += ["};", ""]
     out.append(f"static const struct genl_multicast_group {fam.low}_nl_mcgrps[] = {{")
-    for g in fam.groups:
-        out.append(f'\t[{fam.up}_NLGRP_{c_upper(g)}] = {{ "{g}", }},')
+    for g in fam.group_specs:
+        flags = op_flags(g)
+        flags = f" .flags = {flags}," if flags else ""
+        out.append(f'\t[{fam.up}_NLGRP_{c_upper(g["name"])}] = '
+                   f'{{ .name = "{g["name"]}",{flags} }},')
     out += ["};", ""]
     # A new family validates the genetlink header and refuses unknown
     # attributes for every command (resv_start_op past the last one);

@@ -100,8 +100,18 @@ ev_table_while_traffic_flows() {
 		"path show"
 	assert_eq "$(ctl_b -j path show dev mrcstb | jq '.[0].good')" 256 "path show -j"
 	assert_match "$(ctl_b stats qp dev mrcstb)" "qpn [0-9]+ profile 0 packets [1-9]" "stats qp"
-	# anyone may read
-	assert_eq "$(ctl_b_nobody -j ev show dev mrcstb | jq length)" 256 "ev show unprivileged"
+	# profiles are for anyone to read; peers, paths and QPs are not
+	assert_eq "$(ctl_b_nobody -j ev-profile show dev mrcstb | jq '.[0].id')" 0 \
+		"ev-profile show unprivileged"
+	expect_error "unprivileged ev show" "Operation not permitted" \
+		ctl_b_nobody ev show dev mrcstb
+	expect_error "unprivileged path show" "Operation not permitted" \
+		ctl_b_nobody path show dev mrcstb
+	expect_error "unprivileged stats qp" "Operation not permitted" \
+		ctl_b_nobody stats qp dev mrcstb
+	expect_error "unprivileged monitor" "Operation not permitted" \
+		timeout 5 ip netns exec mstb setpriv --reuid=65534 --regid=65534 --clear-groups \
+		mrcctl monitor ev
 	flow_stop
 }
 

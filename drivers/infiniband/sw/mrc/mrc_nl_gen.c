@@ -268,6 +268,7 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.dumpit		= mrc_nl_path_get_dumpit,
 		.policy		= mrc_path_get_nl_policy,
 		.maxattr	= MRC_A_PATH_DST,
+		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= MRC_CMD_EV_SET,
@@ -288,6 +289,7 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.dumpit		= mrc_nl_qp_stats_get_dumpit,
 		.policy		= mrc_qp_stats_get_nl_policy,
 		.maxattr	= MRC_A_QP_STATS_DEV_INDEX,
+		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd		= MRC_CMD_DEV_SET,
@@ -299,7 +301,7 @@ static const struct genl_ops mrc_nl_ops[] = {
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
-	[MRC_NLGRP_EV_EVENTS] = { "ev-events", },
+	[MRC_NLGRP_EV_EVENTS] = { .name = "ev-events", .flags = GENL_UNS_ADMIN_PERM, },
 };
 
 struct genl_family mrc_nl_family = {
