@@ -569,25 +569,37 @@ TEST(PathSet, AssumedBadGetsAFreshProbeEachIntervalAndAnyOfThemMayAnswer) {
     EXPECT_EQ(mrc_path_set_state(ps.get(), 0), MRC_EV_GOOD);
 }
 
-TEST(PathSet, ProbeIdsOutSurviveTheWrap) {
+TEST(PathSet, ProbeIdsAreUnpredictableAndMatchedExactly) {
+    // two sets alike but for their secret: their probes' ids have nothing in common
     PathSet ps(2);
+    PathSet other(2);
+    mrc_path_set_seed_probe_ids(ps.get(), 0x0123456789abcdefULL);
+    mrc_path_set_seed_probe_ids(other.get(), 0xfedcba9876543210ULL);
     uint64_t now = ps.condemn(0, 0);
     ps.answer(ps.tick(now), now, 0);
+    other.condemn(0, 0);
+    other.answer(other.tick(now), now, 0);
     now += MRC_EV_PROBE_INTERVAL_NS;
-    constexpr uint32_t tag = MRC_PROBE_TAGS - 1;
-    ASSERT_EQ(mrc_path_set_set_probe_tag(ps.get(), tag), 0);
-    ps->probe_seq = MRC_PROBE_SEQ_MAX - 1;
+    const uint32_t id = PathSet::probe_on(ps.tick(now), 0);
+    const uint32_t next = PathSet::probe_on(ps.tick(now + MRC_EV_PROBE_INTERVAL_NS), 0);
+    const uint32_t other_id = PathSet::probe_on(other.tick(now), 0);
+    ASSERT_NE(id, 0U);
+    ASSERT_LE(id, MRC_PATH_PROBE_ID_MAX);
+    EXPECT_NE(id, other_id);
+    const uint32_t step = next - id;
+    EXPECT_GT(std::min(step, 0U - step), 1000U) << "one probe's id does not tell the next";
+    // a forger who knows one id out and tries its neighbours, and every id of a sample
     mrc_ev_change change{};
-    const uint32_t before = PathSet::probe_on(ps.tick(now), 0);
-    const uint32_t after = PathSet::probe_on(ps.tick(now + 2 * MRC_EV_PROBE_INTERVAL_NS), 0);
-    ASSERT_EQ(before, MRC_PATH_PROBE_ID_MAX) << "the last sequence under the last tag";
-    ASSERT_EQ(after, tag << MRC_PROBE_TAG_SHIFT | 1U);
-    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, after + 1, now, &change))
-            << "not given out yet";
-    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, MRC_PATH_PROBE_ID_MAX + 1, now, &change));
+    for (const uint32_t guess : {id - 1, id + 1, next - 1, next + 1, other_id})
+        EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, guess, now, &change)) << guess;
+    for (uint32_t guess = 1; guess < (1U << 20); guess += 7) {
+        if (guess != id && guess != next) {
+            ASSERT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, guess, now, &change)) << guess;
+        }
+    }
     EXPECT_EQ(ps->ev[0].probes_ok, 0U);
-    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, before, now, &change));
-    EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the probe before the wrap";
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, id, now, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the exact id counts";
 }
 
 TEST(PathSet, ProbeIdsCarryTheSetsTagAndItTakesNoOtherTagsAnswers) {
@@ -607,10 +619,11 @@ TEST(PathSet, ProbeIdsCarryTheSetsTagAndItTakesNoOtherTagsAnswers) {
     const uint32_t id_two = PathSet::probe_on(two.tick(now), 0);
     ASSERT_EQ(id_one >> MRC_PROBE_TAG_SHIFT, 1U);
     ASSERT_EQ(id_two >> MRC_PROBE_TAG_SHIFT, 2U);
-    ASSERT_EQ(id_one & MRC_PROBE_SEQ_MAX, id_two & MRC_PROBE_SEQ_MAX) << "the same sequence";
     mrc_ev_change change{};
     EXPECT_FALSE(mrc_path_set_probe_answered(one.get(), 0, id_two, now, &change));
-    EXPECT_EQ(one->ev[0].probes_ok, 0U) << "the other set's answer";
+    EXPECT_FALSE(mrc_path_set_probe_answered(
+            one.get(), 0, 2U << MRC_PROBE_TAG_SHIFT | (id_one & MRC_PROBE_SEQ_MAX), now, &change));
+    EXPECT_EQ(one->ev[0].probes_ok, 0U) << "the other set's answer, or its tag on ours";
     EXPECT_FALSE(
             mrc_path_set_probe_answered(one.get(), 0, 1U << MRC_PROBE_TAG_SHIFT, now, &change));
     EXPECT_EQ(one->ev[0].probes_ok, 0U) << "sequence 0 is never given out";
@@ -623,21 +636,19 @@ TEST(PathSet, ASearchingEvsProbesOutAreItsRecentOnesOnly) {
     PathSet ps(2);
     uint64_t now = ps.condemn(0, 0);
     ps.answer(ps.tick(now), now, 0);
-    now += MRC_EV_PROBE_INTERVAL_NS;
-    const uint32_t first = PathSet::probe_on(ps.tick(now), 0);
-    ASSERT_NE(first, 0U);
-    // other EVs of the set took ids meanwhile: more than MRC_PROBE_IDS_OUT of them
-    ps->probe_seq += MRC_PROBE_IDS_OUT;
-    now += MRC_EV_PROBE_INTERVAL_NS;
-    const uint32_t second = PathSet::probe_on(ps.tick(now), 0);
-    ASSERT_EQ(second, first + MRC_PROBE_IDS_OUT + 1);
+    // MRC_PROBE_IDS_OUT + 1 interval probes, none answered
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i <= MRC_PROBE_IDS_OUT; i++) {
+        now += MRC_EV_PROBE_INTERVAL_NS;
+        ids.push_back(PathSet::probe_on(ps.tick(now), 0));
+        ASSERT_NE(ids.back(), 0U) << i;
+    }
     mrc_ev_change change{};
-    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, first, now, &change))
-            << "older than the range out";
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[0], now, &change))
+            << "older than the probes kept out";
     EXPECT_EQ(ps->ev[0].probes_ok, 0U);
-    EXPECT_FALSE(
-            mrc_path_set_probe_answered(ps.get(), 0, second - MRC_PROBE_IDS_OUT, now, &change));
-    EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the oldest id the range still holds";
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, ids[1], now, &change));
+    EXPECT_EQ(ps->ev[0].probes_ok, 1U) << "the oldest id still out";
 }
 
 TEST(PathSet, IntervalProbesOfAssumedBadEvsKeepToABudget) {

@@ -13,6 +13,7 @@
  * state changes it makes (mrc_probe.c builds and answers the packets).
  */
 #include <linux/err.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "mrc.h"
@@ -123,6 +124,7 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	/* path sets towards one peer differ in profile: its id tells their probes apart */
 	BUILD_BUG_ON(MRC_PROFILES_MAX > MRC_PROBE_TAGS);
 	mrc_path_set_set_probe_tag(&path->ps, snap.id);
+	mrc_path_set_seed_probe_ids(&path->ps, get_random_u64());
 	refcount_set(&path->refs, 1);
 	spin_lock_init(&path->lock);
 	timer_setup(&path->probe_timer, mrc_path_probe_timer, 0);

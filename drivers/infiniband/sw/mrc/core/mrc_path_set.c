@@ -80,6 +80,12 @@ int mrc_path_set_set_probe_tag(struct mrc_path_set *ps, uint32_t tag)
 	return 0;
 }
 
+/* Where @ps's probe ids start: a secret of the caller's (the kernel's random bytes). */
+void mrc_path_set_seed_probe_ids(struct mrc_path_set *ps, uint64_t secret)
+{
+	ps->probe_rng = secret;
+}
+
 /* The first usable EV at or after @from, wrapping; there is one (nr_usable > 0). */
 static uint32_t mrc_ev_find_good(const struct mrc_path_set *ps, uint32_t from)
 {
@@ -335,35 +341,58 @@ static bool mrc_tick_full(const struct mrc_path_tick *t)
 	return t->nr_probes == t->max_probes || t->nr_changes == t->max_changes;
 }
 
-static uint32_t mrc_probe_id(const struct mrc_path_set *ps, uint32_t seq)
+/*
+ * The next probe id: the set's tag over 27 bits of the splitmix64 stream
+ * the caller seeded. Not a cryptographic generator: it only needs to be
+ * unknown to whoever does not see the probes (who sees them can forge
+ * anything, see Documentation/protocol.rst, Trust model).
+ */
+static uint32_t mrc_probe_id_next(struct mrc_path_set *ps)
 {
-	return ps->probe_tag << MRC_PROBE_TAG_SHIFT | seq;
-}
+	uint32_t bits;
+	uint64_t z;
 
-/* How far sequence @to comes after @from, in the wrapping order ids are given out. */
-static uint32_t mrc_probe_seq_dist(uint32_t from, uint32_t to)
-{
-	return to >= from ? to - from : MRC_PROBE_SEQ_MAX - from + to;
-}
-
-/* The sequence @n before @seq, in that order. */
-static uint32_t mrc_probe_seq_back(uint32_t seq, uint32_t n)
-{
-	return seq > n ? seq - n : MRC_PROBE_SEQ_MAX - (n - seq);
+	do {
+		ps->probe_rng += 0x9e3779b97f4a7c15ULL;
+		z = ps->probe_rng;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		bits = (uint32_t)(z ^ (z >> 31)) & MRC_PROBE_SEQ_MAX;
+	} while (!bits);
+	return ps->probe_tag << MRC_PROBE_TAG_SHIFT | bits;
 }
 
 /*
- * Lists a probe on @ev for the caller to send; returns its place in the
- * order of sending (64 bits: an order that wrapped would judge a new probe
- * by a reference from before a long outage).
+ * Lists a probe on @ev for the caller to send and returns its id; *@ord is
+ * its place in the order of sending (64 bits: an order that wrapped would
+ * judge a new probe by a reference from before a long outage).
  */
-static uint64_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t)
+static uint32_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_path_tick *t,
+			       uint64_t *ord)
 {
+	uint32_t id = mrc_probe_id_next(ps);
+
 	t->probes[t->nr_probes].ev = ev;
-	ps->probe_seq = ps->probe_seq >= MRC_PROBE_SEQ_MAX ? 1U : ps->probe_seq + 1U;
-	t->probes[t->nr_probes].probe_id = mrc_probe_id(ps, ps->probe_seq);
+	t->probes[t->nr_probes].probe_id = id;
 	t->nr_probes++;
-	return ++ps->probe_ord;
+	*ord = ++ps->probe_ord;
+	return id;
+}
+
+/* @id goes out on @h: the newest of its probes out, the rest kept behind it. */
+static void mrc_ev_probe_out(struct mrc_ev_health *h, uint32_t id)
+{
+	uint32_t i;
+
+	if (!(h->flags & MRC_EV_F_PROBING)) {
+		memset(h->probe_older, 0, sizeof(h->probe_older));
+	} else {
+		for (i = MRC_PROBE_IDS_OUT - 2U; i > 0; i--)
+			h->probe_older[i] = h->probe_older[i - 1U];
+		h->probe_older[0] = h->probe_id;
+	}
+	h->probe_id = id;
+	h->flags |= MRC_EV_F_PROBING;
 }
 
 /* Whether probe @ord, sent at @sent_ns, is lost (see MRC_EV_PROBE_GRACE_NS). */
@@ -443,15 +472,7 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 		return true;
 	h->probe_ns = now_ns;
 	h->probes++;
-	h->probe_ord = mrc_tick_probe(ps, ev, t);
-	h->probe_id = mrc_probe_id(ps, ps->probe_seq);
-	if (!(h->flags & MRC_EV_F_PROBING))
-		h->probe_floor = h->probe_id;
-	else if (mrc_probe_seq_dist(h->probe_floor & MRC_PROBE_SEQ_MAX, ps->probe_seq) >
-		 MRC_PROBE_IDS_OUT)
-		h->probe_floor = mrc_probe_id(ps, mrc_probe_seq_back(ps->probe_seq,
-								      MRC_PROBE_IDS_OUT));
-	h->flags |= MRC_EV_F_PROBING;
+	mrc_ev_probe_out(h, mrc_tick_probe(ps, ev, t, &h->probe_ord));
 	/* what is not judged needs no control probe to be judged by */
 	if (!searching)
 		ps->newest_probe_ord = h->probe_ord;
@@ -479,9 +500,8 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 		return;
 	if (mrc_path_set_pick(ps, &ps->control_cur, MRC_PROFILE_EV_MAX, &ev))
 		return;
-	ps->control_ord = mrc_tick_probe(ps, ev, t);
+	ps->control_id = mrc_tick_probe(ps, ev, t, &ps->control_ord);
 	ps->control_ev = ev;
-	ps->control_id = mrc_probe_id(ps, ps->probe_seq);
 	ps->control_ns = now_ns;
 }
 
@@ -543,19 +563,17 @@ static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t ord, uint64_t 
 	ps->ref_rtt_ns = rtt;
 }
 
-/*
- * Whether @probe_id is one of @h's probes out (PROBING): one of @ps's ids,
- * @probe_floor ... @probe_id.
- */
-static bool mrc_probe_id_out(const struct mrc_path_set *ps, const struct mrc_ev_health *h,
-			     uint32_t probe_id)
+/* Whether @probe_id (not 0) is exactly one of @h's probes out (PROBING). */
+static bool mrc_probe_id_out(const struct mrc_ev_health *h, uint32_t probe_id)
 {
-	uint32_t floor = h->probe_floor & MRC_PROBE_SEQ_MAX;
+	uint32_t i;
 
-	return probe_id <= MRC_PATH_PROBE_ID_MAX && (probe_id & MRC_PROBE_SEQ_MAX) &&
-	       probe_id >> MRC_PROBE_TAG_SHIFT == ps->probe_tag &&
-	       mrc_probe_seq_dist(floor, probe_id & MRC_PROBE_SEQ_MAX) <=
-	       mrc_probe_seq_dist(floor, h->probe_id & MRC_PROBE_SEQ_MAX);
+	if (probe_id == h->probe_id)
+		return true;
+	for (i = 0; i < MRC_PROBE_IDS_OUT - 1U; i++)
+		if (probe_id == h->probe_older[i])
+			return true;
+	return false;
 }
 
 /*
@@ -579,7 +597,7 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		mrc_probe_reference(ps, ps->control_ord, ps->control_ns, now_ns);
 		return false;
 	}
-	if (!(h->flags & MRC_EV_F_PROBING) || !mrc_probe_id_out(ps, h, probe_id))
+	if (!(h->flags & MRC_EV_F_PROBING) || !mrc_probe_id_out(h, probe_id))
 		return false;
 	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 	h->probes_answered++;

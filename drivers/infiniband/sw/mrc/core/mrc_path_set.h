@@ -116,37 +116,39 @@ enum mrc_spray_policy {
  */
 #define MRC_EV_PROBE_BUDGET		64U
 /*
- * The probe ids path sets give out run 1 ... MRC_PATH_PROBE_ID_MAX; ids above
- * are the controller's one-shot probes (mrc_nl_probe.c), whose answers never
- * reach a path set. An id is the set's tag (bits 27-30; the caller's choice:
- * mrc gives its EV profile id) over a sequence 1 ... MRC_PROBE_SEQ_MAX that
- * wraps: every path set towards a peer is offered each answer from it, and
- * the tag lets each take only its own.
+ * The probe ids path sets give out lie in 1 ... MRC_PATH_PROBE_ID_MAX; ids
+ * above are the controller's one-shot probes (mrc_nl_probe.c), whose answers
+ * never reach a path set. An id is the set's tag (bits 27-30; the caller's
+ * choice: mrc gives its EV profile id) over 27 bits drawn from a stream the
+ * caller seeds with a secret (mrc_path_set_seed_probe_ids), never 0: every
+ * path set towards a peer is offered each answer from it, the tag lets each
+ * take only its own, and the random bits make an off-path forger guess.
  */
 #define MRC_PATH_PROBE_ID_MAX		0x7fffffffU
 #define MRC_PROBE_TAG_SHIFT		27U
 #define MRC_PROBE_TAGS			16U
 #define MRC_PROBE_SEQ_MAX		((1U << MRC_PROBE_TAG_SHIFT) - 1U)
 /*
- * The probes out of an EV that has had no answer yet are its last this many
- * ids of the set at most: its oldest probes are long lost by then, and an
- * unbounded range would, after a long outage, take in nearly every id.
+ * An answer counts only when its id is exactly one of the last this many
+ * probes out of its EV: the newest, and older ones for a round trip longer
+ * than the probe interval (MRC_EV_PROBE_INTERVAL_NS apart, these cover
+ * about MRC_EV_PROBE_TIMEOUT_NS).
  */
-#define MRC_PROBE_IDS_OUT		(1U << 20)
+#define MRC_PROBE_IDS_OUT		8U
 
 /* 64-bit words of caller storage the usable bitmap of @nr_ev EVs needs. */
 #define MRC_PATH_SET_WORDS(nr_ev)	(((nr_ev) + 63U) / 64U)
 
 /* mrc_ev_health.flags */
 #define MRC_EV_F_SUSPECT	0x1U	/* GOOD, but a loss waits for its probe's verdict */
-#define MRC_EV_F_PROBING	0x2U	/* probes @probe_floor ... @probe_id are out */
+#define MRC_EV_F_PROBING	0x2U	/* @probe_id and @probe_older are out */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
 	uint32_t probe_id;	/* PROBING: the probe out (the newest, when several) */
-	uint32_t probe_floor;	/* PROBING: the oldest probe out whose answer counts */
+	uint32_t probe_older[MRC_PROBE_IDS_OUT - 1];	/* PROBING: earlier ones, newest first; 0: none */
 	uint64_t probe_ns;	/* when the last probe went out */
 	uint64_t probe_ord;	/* PROBING: its place in the order of sending */
 	uint8_t state;		/* enum mrc_ev_health_state */
@@ -185,7 +187,7 @@ struct mrc_path_set {
 	uint32_t nr_bad;		/* ASSUMED_BAD */
 	uint32_t min_active;		/* ev_min_active */
 	uint32_t probe_tag;		/* in every probe id it gives out */
-	uint32_t probe_seq;		/* the sequence of the last probe id given out */
+	uint64_t probe_rng;		/* the stream probe ids are drawn from */
 	uint64_t probe_ord;		/* probes given out so far (never wraps) */
 	uint32_t tick_next;		/* where the next tick starts (fairness) */
 	uint64_t budget_ns;		/* when the current probe budget's interval began */
@@ -236,6 +238,7 @@ int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_
 
 int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weight);
 int mrc_path_set_set_probe_tag(struct mrc_path_set *ps, uint32_t tag);
+void mrc_path_set_seed_probe_ids(struct mrc_path_set *ps, uint64_t secret);
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
