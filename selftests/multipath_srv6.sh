@@ -15,6 +15,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
 source "$(dirname "$0")/lib_clos.sh"
+source "$(dirname "$0")/lib_wire.sh"
 
 SPINES=4
 FABRIC_FAMILY=6		# SRv6 EVs shape IPv6 packets: the tools use the hosts' IPv6 GIDs
@@ -107,6 +108,34 @@ srv6_answers_retrace_the_segments() {
 	no_qp_errors
 }
 
+# Answers retrace only segments of the responder's own EVs (issue 15, F7): a request or probe
+# that B sends to A through spine 3's SID fc00:e3::ff -- a working End SID, but none of A's
+# EVs -- is answered plainly, and leaf A, which would send an answer through that SID to a
+# sink, sends it nothing. The live transfer's own segments are never refused.
+srv6_answers_refuse_foreign_segments() {
+	local pid qpn foreign=${CLOS_SID}3::ff
+	srv6_world
+	(stress --seconds 20 --qps 1 --seed 23) >/tmp/multipath-srv6-foreign.out 2>&1 &
+	pid=$!
+	wait_until 60 evs_b_exist
+	ns_ex mstla ip link add mstsink type dummy
+	ns_ex mstla ip link set mstsink up
+	ns_ex mstla ip -6 route add $foreign/128 dev mstsink
+	qpn=$(rdma resource show qp link mrcsta/1 | grep 'type RC state RTS' |
+		sed -n 's/.* lqpn \([0-9]*\) .*/\1/p' | head -n 1)
+	[ -n "$qpn" ] || fail "no QP of A in RTS"
+	assert_eq "$(counter mrcsta reply_srh_refused)" 0 "own segments refused"
+	nb ip -6 route add $CLOS_A6/128 encap seg6 mode inline segs $foreign via 2001:db8:2::ff
+	inject $CLOS_A6 "$(write_packet "$qpn" $((RANDOM << 8 | RANDOM & 255)))"
+	inject $CLOS_A6 "$(probe_packet 77 0)"
+	nb ip -6 route del $CLOS_A6/128
+	wait_until 10 counter_ge mrcsta reply_srh_refused 2
+	assert_eq "$(ns_ex mstla cat /sys/class/net/mstsink/statistics/tx_packets)" 0 \
+		"answers sent through the foreign SID"
+	wait $pid || { cat /tmp/multipath-srv6-foreign.out; fail "mrc_stress failed"; }
+	no_qp_errors
+}
+
 srv6_spine_link_down_and_back() {
 	spine_failure_under_stress "SRv6, link down" "clos_spine_a_link 2 down" \
 		"clos_spine_a_link 2 up" 1000
@@ -122,5 +151,6 @@ ktap_run \
 	srv6_one_qp_uses_every_spine \
 	srv6_one_shot_probes_follow_the_segments \
 	srv6_answers_retrace_the_segments \
+	srv6_answers_refuse_foreign_segments \
 	srv6_spine_link_down_and_back \
 	srv6_spine_blackhole_and_back

@@ -13,6 +13,8 @@
  * state changes it makes (mrc_probe.c builds and answers the packets).
  */
 #include <linux/err.h>
+#include <linux/jhash.h>
+#include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 
@@ -61,7 +63,64 @@ static void mrc_path_free(struct mrc_path *path)
 	kvfree(path->plane);
 	kvfree(path->label);
 	kvfree(path->srv6);
+	kvfree(path->srv6_slot);
 	kfree(path);
+}
+
+static u32 mrc_path_srv6_hash(const struct mrc_ev_srv6 *s)
+{
+	return jhash(s->sid, s->nr_sids * MRC_PROF_SID_BYTES, s->nr_sids);
+}
+
+static bool mrc_path_srv6_equal(const struct mrc_ev_srv6 *a, const struct mrc_ev_srv6 *b)
+{
+	return a->nr_sids == b->nr_sids &&
+	       !memcmp(a->sid, b->sid, a->nr_sids * MRC_PROF_SID_BYTES);
+}
+
+/*
+ * Index the segment lists of an SRV6 path set's @n EVs, so a way back that a
+ * request came with can be checked against them per packet (open
+ * addressing, at most half full).
+ */
+static int mrc_path_index_srv6(struct mrc_path *path, u32 n)
+{
+	u32 slots = roundup_pow_of_two(2 * n), i, k;
+
+	path->srv6_slot = kvcalloc(slots, sizeof(*path->srv6_slot), GFP_KERNEL);
+	if (!path->srv6_slot)
+		return -ENOMEM;
+	path->srv6_mask = slots - 1;
+	for (i = 0; i < n; i++) {
+		k = mrc_path_srv6_hash(&path->srv6[i]) & path->srv6_mask;
+		while (path->srv6_slot[k])
+			k = (k + 1) & path->srv6_mask;
+		path->srv6_slot[k] = i + 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether segment list @way (a request's way back, reversed) is one of
+ * @path's own EVs: answers go back only along a way we would send on
+ * ourselves, never along whatever segments a forger put in a packet.
+ */
+bool mrc_path_has_srv6(const struct mrc_path *path, const struct mrc_ev_srv6 *way)
+{
+	u32 k, i;
+	u16 e;
+
+	if (!path || !path->srv6_slot || !way->nr_sids || way->nr_sids > MRC_PROF_SRV6_SIDS)
+		return false;
+	k = mrc_path_srv6_hash(way);
+	for (i = 0; i <= path->srv6_mask; i++) {
+		e = path->srv6_slot[(k + i) & path->srv6_mask];
+		if (!e)
+			return false;
+		if (mrc_path_srv6_equal(&path->srv6[e - 1], way))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -111,7 +170,7 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	n = snap.count;
 	path->ev = kvcalloc(n, sizeof(*path->ev), GFP_KERNEL);
 	path->usable = kcalloc(MRC_PATH_SET_WORDS(n), sizeof(*path->usable), GFP_KERNEL);
-	if (!path->ev || !path->usable ||
+	if (!path->ev || !path->usable || (path->srv6 && mrc_path_index_srv6(path, n)) ||
 	    mrc_path_set_init(&path->ps, path->ev, path->usable, MRC_PATH_SET_WORDS(n), n,
 			      snap.min_active, snap.policy)) {
 		kvfree(snap.weight);
@@ -160,14 +219,31 @@ static struct mrc_path *mrc_path_find_any_locked(struct mrc_dev *mdev, const str
 	return NULL;
 }
 
-/* Whether some QP of @mdev has a path set towards @peer's daddr. */
-bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer)
+/*
+ * Whether some QP of @mdev has a path set towards @peer's daddr. A way back
+ * @way that none of those path sets has as an EV is cleared: the answer is
+ * routed plainly.
+ */
+bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer,
+			 struct mrc_ev_srv6 *way)
 {
-	bool known;
+	struct mrc_path *path;
+	bool known = false, own = !way->nr_sids;
 
 	spin_lock_bh(&mdev->paths_lock);
-	known = mrc_path_find_any_locked(mdev, peer);
+	list_for_each_entry(path, &mdev->paths, node) {
+		if (!mrc_path_matches(path, peer, path->profile))
+			continue;
+		known = true;
+		own = own || mrc_path_has_srv6(path, way);
+		if (own)
+			break;
+	}
 	spin_unlock_bh(&mdev->paths_lock);
+	if (known && !own) {
+		way->nr_sids = 0;
+		mrc_stats_inc(mdev, MRC_CNT_REPLY_SRH_REFUSED);
+	}
 	return known;
 }
 

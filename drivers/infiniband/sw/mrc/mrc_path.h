@@ -48,6 +48,8 @@ struct mrc_path {
 	u8 *plane;			/* EV -> plane */
 	u16 *label;			/* EV -> its flow label bits; NULL: not STEV */
 	struct mrc_ev_srv6 *srv6;	/* EV -> its segments; NULL: not SRV6 */
+	u16 *srv6_slot;			/* @srv6 hashed by segments: EV + 1, 0: empty */
+	u32 srv6_mask;			/* slots - 1 (a power of 2 minus 1) */
 	struct timer_list probe_timer;	/* runs while suspect or bad EVs need probes */
 };
 
@@ -81,7 +83,9 @@ void mrc_path_ev_tx(const struct mrc_path *path, u32 ev, struct mrc_ev_tx *tx);
 /* mrc_probe.c uses these: where probe answers come in, how replies go out. */
 void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u32 ev,
 			     u32 probe_id);
-bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer);
+bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer,
+			 struct mrc_ev_srv6 *way);
+bool mrc_path_has_srv6(const struct mrc_path *path, const struct mrc_ev_srv6 *way);
 void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt,
 		       struct mrc_ev_tx *tx);
 

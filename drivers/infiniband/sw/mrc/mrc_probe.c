@@ -103,10 +103,12 @@ static bool mrc_probe_budget_take(struct mrc_dev *mdev, u32 n)
 
 /*
  * A probe that came over segments is answered back along them, every copy:
- * it tests the round trip its EV's ACKs take (mrc_net_reply_tx).
+ * it tests the round trip its EV's ACKs take (mrc_net_reply_tx) -- if they
+ * are those of one of our EVs towards the peer; other segments are not
+ * followed (mrc_path_known_peer clears them).
  */
 static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
-			     const struct mrc_pkt_hdr *probe, const struct mrc_ev_tx *back,
+			     const struct mrc_pkt_hdr *probe, struct mrc_ev_tx *back,
 			     u64 arrived_ns)
 {
 	struct mrc_pkt_hdr hdr = {
@@ -115,7 +117,8 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 	};
 	int i, copies = probe->flags & MRC_WIRE_F_REPLY_COPIES ? MRC_PROBE_REPLY_COPIES : 1;
 
-	if (!mrc_path_known_peer(mdev, peer) || !mrc_probe_budget_take(mdev, copies)) {
+	if (!mrc_path_known_peer(mdev, peer, &back->srv6) ||
+	    !mrc_probe_budget_take(mdev, copies)) {
 		mrc_stats_inc(mdev, MRC_CNT_PROBES_REFUSED);
 		return;
 	}

@@ -258,7 +258,7 @@ int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_free(struct mrc_qp *qp);
 void mrc_resp_start(struct mrc_qp *qp);
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, const struct mrc_ev_tx *back);
+		   struct sk_buff *skb, struct mrc_ev_tx *back);
 void mrc_resp_flush(struct mrc_qp *qp);
 void mrc_resp_discard(struct mrc_qp *qp);
 void mrc_resp_stop(struct mrc_qp *qp);

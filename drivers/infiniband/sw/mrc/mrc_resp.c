@@ -20,6 +20,7 @@
 #include "mrc_cq.h"
 #include "mrc_net.h"
 #include "mrc_param.h"
+#include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
@@ -663,8 +664,22 @@ static bool mrc_resp_read_req_valid(struct mrc_qp *qp, u32 psn, u32 n, bool dup)
 	return true;
 }
 
+/*
+ * Answers go back along a request's segments, reversed, only when they are
+ * one of this QP's own EVs: a forger's segments would otherwise steer our
+ * ACKs and atomic results through any SID it names. Others are routed
+ * plainly. Under resp.lock (the path set changes under it).
+ */
+static void mrc_resp_trust_way_back(struct mrc_qp *qp, struct mrc_ev_tx *back)
+{
+	if (back->srv6.nr_sids && !mrc_path_has_srv6(qp->path, &back->srv6)) {
+		back->srv6.nr_sids = 0;
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_REPLY_SRH_REFUSED);
+	}
+}
+
 void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, const struct mrc_ev_tx *back)
+		   struct sk_buff *skb, struct mrc_ev_tx *back)
 {
 	u16 ev = back->sport;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
@@ -688,6 +703,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
 		goto unlock;
 	}
+	mrc_resp_trust_way_back(qp, back);
 	resp->back = *back;	/* where our answers to it go */
 	cum = mrc_rx_window_cum(&resp->rxw);
 	dup = mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn);
