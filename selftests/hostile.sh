@@ -128,6 +128,21 @@ read_req_amplification_refused() {
 	live_transfer_passed
 }
 
+# F12: a SEND that names receive WQE 2 while WQE 0 is next does not complete WQE 2 first: the
+# responder refuses it (NAK invalid request, QP to ERR) and WQE 0 flushes first.
+rsn_out_of_order_refused() {
+	two_hosts
+	local out=/tmp/hostile-rsn.out pid qpn
+	na mrc_ring_scribble -d mrcsta -g "$(gid_index_of mrcsta "$(gid_of_v4 $A4)")" \
+		-p "$(gid_of_v4 $B4)" rsn-ahead >$out 2>&1 &
+	pid=$!
+	wait_until 10 grep -q '^qpn ' $out
+	qpn=$(sed -n 's/^qpn //p' $out)
+	inject $A4 "$(send_packet "$qpn" 0 2)"
+	wait $pid || { cat $out; fail "rsn-ahead failed"; }
+	cat $out
+}
+
 # F8: a PROBE from a host no QP of ours talks to gets no reply at all.
 probe_from_stranger_refused() {
 	two_hosts
@@ -190,6 +205,7 @@ ktap_run \
 	mr_dereg_races_lookups \
 	forged_nak_dropped \
 	read_req_amplification_refused \
+	rsn_out_of_order_refused \
 	probe_from_stranger_refused \
 	probe_replies_bounded \
 	device_removal_under_probe_flood

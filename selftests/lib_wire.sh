@@ -31,6 +31,12 @@ write_packet() { # QPN PSN
 	echo "\x10\x04\x09\x00$(be32 "$1")$(be32 "$2")$(zeros 24)"
 }
 
+# A zero-length SEND (base + MSG + RQ = 7 words) to QPN with PSN, consuming receive WQE RSN,
+# asking for an ACK.
+send_packet() { # QPN PSN RSN
+	echo "\x10\x01\x07\x80$(be32 "$1")$(be32 "$2")$(zeros 12)$(be32 "$3")"
+}
+
 # A NAK (base + ACK + NAK = 16 words) with CODE and VALUE for PSN, its ACK part all zeros.
 nak_packet() { # QPN PSN CODE VALUE
 	echo "\x10\x21\x10\x00$(be32 "$1")$(be32 "$2")$(zeros 48)$(printf '\\x%02x\\x%02x' "$3" "$4")$(zeros 2)"

@@ -4,7 +4,7 @@
 // stalls, no kernel memory reaches a completion. One process, one device, no peer needed: the
 // QP is connected to a QP that does not exist, so nothing it sends is ever acknowledged.
 //
-//     mrc_ring_scribble -d DEV [-g GID_INDEX] CASE
+//     mrc_ring_scribble -d DEV [-g GID_INDEX] [-p PEER_GID] CASE
 //
 //     sq-rewind    4 WRITEs are fetched by the kernel and wait for ACKs; the SQ producer index
 //                  is moved back between the oldest and the newest, and the doorbell rung: the
@@ -17,6 +17,10 @@
 //     dest-qpn-0   INIT -> RTR towards QPN 0 is refused (EINVAL).
 //     mr-churn     one thread registers and deregisters an MR in a loop while another posts
 //                  WRITEs from it and flushes them (lookups racing deregistration).
+//     rsn-ahead    4 receives posted, the QP connected to PEER_GID (an IPv6 or IPv4-mapped
+//                  address) with receive PSN 0; it prints "qpn N" and waits 10 s for the test
+//                  to send it, from the peer, a SEND at PSN 0 naming receive WQE 2: WQE 2 must
+//                  not complete ahead of WQE 0 (the QP goes to ERR, WQE 0 flushes first).
 //
 // The rings are found in /proc/self/maps (the provider maps them from the uverbs device); the
 // SQ is the mapping whose first slots hold two marker WQEs posted while the QP is in RESET.
@@ -40,6 +44,7 @@
 #include <thread>
 #include <vector>
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <rdma/ib_user_verbs.h>
@@ -58,6 +63,7 @@ constexpr std::uint64_t kMarker = 0x5c81bb1e00000000ULL; // wr_id of the marker 
 constexpr std::uint64_t kCqMarker = 0xc0ffee01ULL;       // wr_id of the CQ case's first CQE
 constexpr std::uint32_t kAbsentQpn = 0xabcde;            // the peer QP nobody created
 constexpr std::size_t kRegion = 4096;
+constexpr std::uint64_t kRecv = 0x7ecf0000ULL; // wr_id of receive WQE 0; i is kRecv + i
 
 bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool check(bool ok, const char *fmt, ...) {
@@ -173,7 +179,8 @@ int ring_doorbell(ibv_qp *qp) {
 
 class Scribbler {
 public:
-    Scribbler(std::string device, int gid_index) : device_(std::move(device)), gid_(gid_index) {}
+    Scribbler(std::string device, int gid_index, const ibv_gid &peer)
+        : device_(std::move(device)), gid_(gid_index), peer_(peer) {}
     int run(const std::string &test);
 
 private:
@@ -187,10 +194,12 @@ private:
     bool cq_prod();
     bool dest_qpn_zero();
     bool mr_churn();
+    bool rsn_ahead();
     int count_async(ibv_event_type type, std::chrono::milliseconds limit);
 
     std::string device_;
     int gid_;
+    ibv_gid peer_;
     tool::Context ctx_;
     tool::Pd pd_;
     tool::Cq cq_;
@@ -421,6 +430,31 @@ bool Scribbler::mr_churn() {
                  cycles);
 }
 
+bool Scribbler::rsn_ahead() {
+    if (!setup(16))
+        return false;
+    bool ok = true;
+    for (std::uint64_t i = 0; i < 4; i++) {
+        ibv_sge sge{.addr = buf_.addr(), .length = 64, .lkey = mr_->lkey};
+        ibv_recv_wr wr{.wr_id = kRecv + i, .next = nullptr, .sg_list = &sge, .num_sge = 1};
+        ibv_recv_wr *bad = nullptr;
+        ok = ok && ibv_post_recv(qp_.get(), &wr, &bad) == 0;
+    }
+    const tool::QpInfo remote{.qpn = kAbsentQpn, .psn = 0, .gid = peer_};
+    const tool::ConnectParams p{.gid_index = gid_, .mtu = port_.mtu};
+    if (!check(ok && tool::connect_qp(qp_.get(), remote, 0, p) == 0, "4 receives, QP in RTS"))
+        return false;
+    std::printf("qpn %u\n", qp_->qp_num);
+    std::fflush(stdout);
+    const auto wcs = tool::poll_completions(cq_.get(), 1, 10s);
+    if (!check(wcs.size() == 1, "a completion within 10 s"))
+        return false;
+    std::printf("# first completion: WQE %" PRIu64 ", %s\n", wcs[0].wr_id - kRecv,
+                ibv_wc_status_str(wcs[0].status));
+    return check(wcs[0].status != IBV_WC_SUCCESS && wcs[0].wr_id == kRecv,
+                 "no receive completed ahead of WQE 0, which flushed");
+}
+
 int Scribbler::run(const std::string &test) {
     bool ok = false;
     if (test == "sq-rewind")
@@ -435,6 +469,8 @@ int Scribbler::run(const std::string &test) {
         ok = dest_qpn_zero();
     else if (test == "mr-churn")
         ok = mr_churn();
+    else if (test == "rsn-ahead")
+        ok = rsn_ahead();
     else {
         std::fprintf(stderr, "mrc_ring_scribble: unknown case %s\n", test.c_str());
         return 2;
@@ -447,19 +483,20 @@ int scribble_main(std::span<char *> args) {
     std::string device;
     int gid = 0;
     int opt = 0;
-    while ((opt = getopt(static_cast<int>(args.size()), args.data(), "d:g:")) != -1) {
+    ibv_gid peer{};
+    while ((opt = getopt(static_cast<int>(args.size()), args.data(), "d:g:p:")) != -1) {
         if (opt == 'd')
             device = optarg;
         else if (opt == 'g')
             gid = std::atoi(optarg);
-        else
+        else if (opt != 'p' || inet_pton(AF_INET6, optarg, peer.raw) != 1)
             return 2;
     }
     if (device.empty() || optind + 1 != static_cast<int>(args.size())) {
-        std::fprintf(stderr, "usage: mrc_ring_scribble -d DEV [-g GID_INDEX] CASE\n");
+        std::fprintf(stderr, "usage: mrc_ring_scribble -d DEV [-g GID_INDEX] [-p PEER_GID] CASE\n");
         return 2;
     }
-    Scribbler s(device, gid);
+    Scribbler s(device, gid, peer);
     return s.run(args[static_cast<std::size_t>(optind)]);
 }
 

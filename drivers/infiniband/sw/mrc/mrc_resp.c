@@ -285,6 +285,18 @@ check:
 	return rw;
 }
 
+/*
+ * Messages consume receive WQEs in the order they complete, which is PSN
+ * order: the one completing now must name the next WQE, which its packets
+ * took (a requester numbers them so; a forger might not).
+ */
+static bool mrc_resp_rsn_next(struct mrc_qp *qp, u32 rsn)
+{
+	const struct mrc_rwqe *rw = mrc_resp_rwqe_slot(qp, rsn);
+
+	return rsn == qp->resp.rsn_done && rw->valid && rw->rsn == rsn;
+}
+
 static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt *e,
 				   u8 status)
 {
@@ -456,6 +468,8 @@ static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 ev)
 		case MRC_OP_SEND:
 		case MRC_OP_SEND_IMM:
 		case MRC_OP_WRITE_IMM:
+			if (!nak && !mrc_resp_rsn_next(qp, e->rsn))
+				nak = MRC_NAK_INVALID_REQUEST;
 			if (!nak)
 				mrc_resp_post_recv_cqe(qp, e, IB_WC_SUCCESS);
 			break;
