@@ -35,6 +35,13 @@ read_wqe_sge_overflow() {
 	scribble read-sge
 }
 
+# F9: 16384 READ WQEs of 128 MiB each posted at once: the kernel's memory does not grow with
+# what they ask for (no map per WQE; 256 MiB of them before).
+read_flood_memory_bounded() {
+	two_hosts
+	scribble read-flood
+}
+
 # F13: a CQ that overflowed reports it once, not once per lost completion.
 cq_overflow_reported_once() {
 	two_hosts
@@ -199,6 +206,7 @@ device_removal_under_probe_flood() {
 ktap_run \
 	sq_producer_rewound \
 	read_wqe_sge_overflow \
+	read_flood_memory_bounded \
 	cq_overflow_reported_once \
 	cq_producer_scribbled \
 	dest_qpn_zero_refused \

@@ -17,6 +17,9 @@
 //     dest-qpn-0   INIT -> RTR towards QPN 0 is refused (EINVAL).
 //     mr-churn     one thread registers and deregisters an MR in a loop while another posts
 //                  WRITEs from it and flushes them (lookups racing deregistration).
+//     read-flood   16384 READ WQEs of 128 MiB each posted at once: the kernel's memory stays
+//                  within 32 MiB of where it was (a READ's progress is tracked per QP, not
+//                  in a map per WQE sized by its length).
 //     rsn-ahead    4 receives posted, the QP connected to PEER_GID (an IPv6 or IPv4-mapped
 //                  address) with receive PSN 0; it prints "qpn N" and waits 10 s for the test
 //                  to send it, from the peer, a SEND at PSN 0 naming receive WQE 2: WQE 2 must
@@ -195,6 +198,7 @@ private:
     bool dest_qpn_zero();
     bool mr_churn();
     bool rsn_ahead();
+    bool read_flood();
     int count_async(ibv_event_type type, std::chrono::milliseconds limit);
 
     std::string device_;
@@ -430,6 +434,56 @@ bool Scribbler::mr_churn() {
                  cycles);
 }
 
+// MemAvailable of /proc/meminfo, in KiB; 0 if unreadable.
+std::uint64_t mem_available_kib() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    std::uint64_t value = 0;
+    std::string unit;
+    while (in >> key >> value >> unit)
+        if (key == "MemAvailable:")
+            return value;
+    return 0;
+}
+
+bool Scribbler::read_flood() {
+    constexpr std::uint32_t kWqes = 16384;
+    constexpr std::uint32_t kReadLen = 128U << 20;
+    if (!setup(16))
+        return false;
+    ibv_qp_cap cap{.max_send_wr = kWqes,
+                   .max_recv_wr = 1,
+                   .max_send_sge = 1,
+                   .max_recv_sge = 1,
+                   .max_inline_data = 0};
+    qp_ = tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap);
+    if (!check(qp_ && cap.max_send_wr >= kWqes, "a QP of %u send WQEs", kWqes) || !connect())
+        return false;
+    const std::uint64_t before = mem_available_kib();
+    std::uint32_t posted = 0;
+    for (; posted < kWqes; posted++) {
+        ibv_sge sge{.addr = buf_.addr(), .length = kReadLen, .lkey = mr_->lkey};
+        ibv_send_wr wr{};
+        ibv_send_wr *bad = nullptr;
+        wr.wr_id = posted;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.opcode = IBV_WR_RDMA_READ;
+        wr.wr.rdma.remote_addr = 0x10000;
+        wr.wr.rdma.rkey = 0x100;
+        if (ibv_post_send(qp_.get(), &wr, &bad) != 0)
+            break;
+    }
+    std::this_thread::sleep_for(1s); // every WQE fetched (each post rings the doorbell)
+    const std::uint64_t after = mem_available_kib();
+    const std::int64_t grew_kib = static_cast<std::int64_t>(before - after);
+    std::printf("# MemAvailable %" PRIu64 " KiB before, %" PRIu64 " KiB with %u READs posted\n",
+                before, after, posted);
+    return check(posted == kWqes, "%u of %u READs posted", posted, kWqes) &&
+           check(before > 0 && grew_kib < 32 * 1024, "kernel memory grew by %" PRId64 " KiB",
+                 grew_kib);
+}
+
 bool Scribbler::rsn_ahead() {
     if (!setup(16))
         return false;
@@ -471,6 +525,8 @@ int Scribbler::run(const std::string &test) {
         ok = mr_churn();
     else if (test == "rsn-ahead")
         ok = rsn_ahead();
+    else if (test == "read-flood")
+        ok = read_flood();
     else {
         std::fprintf(stderr, "mrc_ring_scribble: unknown case %s\n", test.c_str());
         return 2;

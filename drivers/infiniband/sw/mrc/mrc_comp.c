@@ -6,6 +6,7 @@
  * responses deliver the original value; then WQEs complete in order.
  * Runs in the receive softirq under req.lock.
  */
+#include "core/mrc_read_track.h"
 #include "core/mrc_seg.h"
 #include "mrc.h"
 #include "mrc_path.h"
@@ -135,7 +136,7 @@ static struct mrc_swqe *mrc_comp_nak_target(struct mrc_qp *qp, u32 psn)
 	w = mrc_req_find_psn(qp, psn);
 	if (!w || !mrc_tx_window_is_acked(txw, psn))
 		return w;
-	if (w->resp_map && !test_bit(psn - w->first_psn, w->resp_map))
+	if (mrc_wqe_is_read(w->wqe) && !mrc_req_read_arrived(qp, w, psn - w->first_psn))
 		return w;
 	return NULL;
 }
@@ -188,30 +189,16 @@ bad:
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_NAK);
 }
 
-/*
- * READs go out as READ_REQs of MRC_READ_REQ_MAX_PKTS responses from the
- * WQE's start: once every response of the one holding @idx is in, the
- * peer's READ queue has room for another.
- */
-static void mrc_comp_read_chunk_done(struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
-{
-	u32 first = idx - idx % MRC_READ_REQ_MAX_PKTS;
-	u32 end = min_t(u32, first + MRC_READ_REQ_MAX_PKTS, w->npkts);
-
-	if (find_next_zero_bit(w->resp_map, end, first) >= end && qp->req.read_reqs)
-		qp->req.read_reqs--;
-}
-
 static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       struct sk_buff *skb)
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_swqe *w = mrc_req_find_psn(qp, hdr->psn);
-	u32 idx, off, seg, len = hdr->payload_len;
+	u32 idx, off, seg, chunk, len = hdr->payload_len;
 	void *buf;
 	int err;
 
-	if (!w || !w->resp_map || w->status) {
+	if (!w || !mrc_wqe_is_read(w->wqe) || w->status) {
 		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
 		return;
 	}
@@ -221,7 +208,9 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_HEADER);
 		return;
 	}
-	if (test_bit(idx, w->resp_map)) {
+	/* READs go out as READ_REQs of MRC_READ_REQ_MAX_PKTS responses from the start */
+	chunk = w->first_chunk + idx / MRC_READ_REQ_MAX_PKTS;
+	if (mrc_read_track_arrived(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS)) {
 		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
 		return;
 	}
@@ -235,10 +224,11 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			return;
 		}
 	}
-	set_bit(idx, w->resp_map);
+	/* its PSN was sent, so its chunk is tracked or complete: this counts it once */
+	if (mrc_read_track_mark(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS) != 1)
+		return;
 	w->resp_pkts++;
 	w->progress_at = jiffies;
-	mrc_comp_read_chunk_done(qp, w, idx);
 	mrc_comp_progress(qp);
 }
 

@@ -27,6 +27,7 @@ struct mrc_cq;
 struct mrc_dev;
 struct mrc_path;
 struct mrc_srq;
+struct mrc_read_track;
 
 /* A send WQE the requester has fetched: its private copy and progress. */
 struct mrc_swqe {
@@ -38,7 +39,7 @@ struct mrc_swqe {
 	u32 npkts;			/* PSNs it occupies */
 	u32 next_pkt;			/* first packet not sent yet */
 	u32 resp_pkts;			/* READ: distinct response packets */
-	unsigned long *resp_map;	/* READ: which have arrived */
+	u32 first_chunk;		/* READ: its first READ_REQ's chunk (mrc_read_track) */
 	unsigned long progress_at;	/* jiffies of the last response */
 	u64 atomic_orig;
 	bool atomic_done;
@@ -77,7 +78,7 @@ struct mrc_req {
 	u32 msn;
 	u32 rsn;
 	u32 rd_atomic;			/* READ/atomic WQEs not completed */
-	u32 read_reqs;			/* READ_REQs with responses missing */
+	struct mrc_read_track *reads;	/* READ responses in, per READ_REQ */
 	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
 	u32 retries;			/* timeouts without progress */
 	u32 rnr_retries;
@@ -244,6 +245,12 @@ void mrc_req_flush(struct mrc_qp *qp);
 void mrc_req_discard(struct mrc_qp *qp);
 void mrc_req_stop(struct mrc_qp *qp);
 unsigned long mrc_req_rto(const struct mrc_qp *qp);
+static inline bool mrc_wqe_is_read(const struct mrc_send_wqe *wqe)
+{
+	return wqe->opcode == IB_UVERBS_WR_RDMA_READ;
+}
+
+bool mrc_req_read_arrived(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx);
 struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn);
 unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp);
 

@@ -13,6 +13,7 @@
  */
 #include <linux/slab.h>
 
+#include "core/mrc_read_track.h"
 #include "core/mrc_seg.h"
 #include "mrc.h"
 #include "mrc_cq.h"
@@ -87,7 +88,9 @@ int mrc_req_init(struct mrc_qp *qp)
 	req->rec = kvcalloc(qp->window, sizeof(*req->rec), GFP_KERNEL);
 	req->swqe = kvcalloc(qp->sq.num_slots, sizeof(*req->swqe), GFP_KERNEL);
 	req->raw = kvcalloc(qp->sq.num_slots, qp->sq.slot_size, GFP_KERNEL);
-	if (!req->txw_map || !req->rec || !req->swqe || !req->raw) {
+	/* what READs of any length need, fixed now and charged to the creator */
+	req->reads = kzalloc(sizeof(*req->reads), GFP_KERNEL_ACCOUNT);
+	if (!req->txw_map || !req->rec || !req->swqe || !req->raw || !req->reads) {
 		mrc_req_free(qp);
 		return -ENOMEM;
 	}
@@ -98,20 +101,12 @@ int mrc_req_init(struct mrc_qp *qp)
 				  MRC_WINDOW_WORDS(qp->window), 0);
 }
 
-static void mrc_swqe_release(struct mrc_swqe *w)
-{
-	kvfree(w->resp_map);
-	w->resp_map = NULL;
-}
-
 void mrc_req_free(struct mrc_qp *qp)
 {
 	struct mrc_req *req = &qp->req;
-	u32 i;
 
-	if (req->swqe)
-		for (i = 0; i < qp->sq.num_slots; i++)
-			mrc_swqe_release(&req->swqe[i]);
+	kfree(req->reads);
+	req->reads = NULL;
 	kfree(req->txw_map);
 	kvfree(req->rec);
 	kvfree(req->swqe);
@@ -133,10 +128,8 @@ void mrc_req_stop(struct mrc_qp *qp)
 static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_req *req = &qp->req;
-	u32 i;
 
-	for (i = 0; i < qp->sq.num_slots; i++)
-		mrc_swqe_release(&req->swqe[i]);
+	mrc_read_track_init(req->reads);
 	mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
 			   MRC_WINDOW_WORDS(qp->window), psn);
 	mrc_req_cc_reset(qp);
@@ -144,7 +137,6 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->msn = 0;
 	req->rsn = 0;
 	req->rd_atomic = 0;
-	req->read_reqs = 0;
 	req->retries = 0;
 	req->rnr_retries = 0;
 	req->progress_una = psn;
@@ -177,11 +169,6 @@ void mrc_req_discard(struct mrc_qp *qp)
 		mrc_queue_store_cons(&qp->sq, prod);
 	mrc_req_reset_locked(qp, 0);
 	spin_unlock_bh(&qp->req.lock);
-}
-
-static bool mrc_wqe_is_read(const struct mrc_send_wqe *wqe)
-{
-	return wqe->opcode == IB_UVERBS_WR_RDMA_READ;
 }
 
 static bool mrc_wqe_is_atomic(const struct mrc_send_wqe *wqe)
@@ -300,18 +287,35 @@ static void mrc_req_fetch(struct mrc_qp *qp)
 		    wqe->opcode == IB_UVERBS_WR_SEND_WITH_IMM ||
 		    wqe->opcode == IB_UVERBS_WR_RDMA_WRITE_WITH_IMM)
 			w->rsn = req->rsn++;
-		if (!w->status && mrc_wqe_is_read(wqe)) {
-			w->resp_map = kvcalloc(BITS_TO_LONGS(w->npkts),
-					       sizeof(long), GFP_ATOMIC);
-			if (!w->resp_map)
-				w->status = IB_WC_LOC_QP_OP_ERR;
-		}
 	}
 }
 
 static struct mrc_swqe *mrc_req_swqe(struct mrc_qp *qp, u32 index)
 {
 	return &qp->req.swqe[index & (qp->sq.num_slots - 1)];
+}
+
+/* Whether response @idx of READ @w, asked for already, is in. */
+bool mrc_req_read_arrived(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
+{
+	return mrc_read_track_arrived(qp->req.reads,
+				      w->first_chunk + idx / MRC_READ_REQ_MAX_PKTS,
+				      idx % MRC_READ_REQ_MAX_PKTS);
+}
+
+/*
+ * The first response of READ @w that may be missing: every chunk before the
+ * oldest one tracked is complete, so a search for holes starts there.
+ */
+static u32 mrc_req_read_first_missing(const struct mrc_qp *qp, const struct mrc_swqe *w)
+{
+	u32 behind = qp->req.reads->tail - w->first_chunk;
+
+	if ((s32)behind <= 0)
+		return 0;
+	if (behind >= DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS))
+		return w->next_pkt;
+	return behind * MRC_READ_REQ_MAX_PKTS;
 }
 
 /* The WQE that owns @psn among those with packets sent, or NULL. */
@@ -529,8 +533,8 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			goto next_wqe;	/* completes with its error */
 		if (mrc_wqe_is_read(w->wqe)) {
 			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
-			if (req->read_reqs >= MRC_READ_REQS_QUEUED)
-				break;	/* the peer's READ queue is full */
+			if (!mrc_read_track_room(req->reads))
+				break;	/* so is the peer's READ queue */
 		}
 		if (mrc_tx_window_space(&req->txw) < count)
 			break;
@@ -559,9 +563,13 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 
 			mrc_tx_window_alloc(&req->txw, &psn);
 		}
+		if (mrc_wqe_is_read(w->wqe)) {
+			u32 chunk = mrc_read_track_open(req->reads, count);
+
+			if (!w->next_pkt)
+				w->first_chunk = chunk;
+		}
 		mrc_req_xmit(qp, w, w->next_pkt, count, MRC_TX_NEW);
-		if (mrc_wqe_is_read(w->wqe))
-			req->read_reqs++;
 		w->next_pkt += count;
 		w->progress_at = jiffies;
 		budget--;
@@ -685,9 +693,10 @@ static int mrc_req_rerequest(struct mrc_qp *qp, int budget)
 		if (mrc_wqe_is_atomic(w->wqe) && !w->atomic_done) {
 			mrc_req_xmit(qp, w, 0, 1, MRC_TX_RESEND);
 			budget--;
-		} else if (w->resp_map) {
-			for (k = 0; k < w->next_pkt && budget > 0; k++) {
-				if (test_bit(k, w->resp_map))
+		} else if (mrc_wqe_is_read(w->wqe)) {
+			for (k = mrc_req_read_first_missing(qp, w);
+			     k < w->next_pkt && budget > 0; k++) {
+				if (mrc_req_read_arrived(qp, w, k))
 					continue;
 				mrc_req_xmit(qp, w, k, 1, MRC_TX_RESEND);
 				budget--;
@@ -894,7 +903,10 @@ static void mrc_req_retire(struct mrc_qp *qp, struct mrc_swqe *w, u8 status,
 	if ((mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe)) &&
 	    w->next_pkt && req->rd_atomic)
 		req->rd_atomic--;
-	mrc_swqe_release(w);
+	/* a READ that failed waits for its missing responses no more */
+	if (mrc_wqe_is_read(w->wqe) && w->next_pkt)
+		mrc_read_track_release(req->reads, w->first_chunk +
+				       DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS));
 	req->done++;
 	mrc_queue_store_cons(&qp->sq, req->done);
 	if (signal && mrc_cq_post(qp->scq, &cqe, false))
@@ -967,7 +979,7 @@ void mrc_req_flush(struct mrc_qp *qp)
 			       true);
 	}
 	req->rd_atomic = 0;
-	req->read_reqs = 0;
+	mrc_read_track_init(req->reads);
 	del_timer(&req->timer);
 	spin_unlock_bh(&req->lock);
 }

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Which READ responses a requester has, per chunk: the responses one
+ * READ_REQ asks for (at most MRC_READ_REQ_MAX_PKTS, a 64-bit map).
+ *
+ * Chunks are numbered in the order their READ_REQs go out, across all the
+ * QP's READs. Only the chunks from the oldest one not complete on are
+ * tracked, MRC_READ_TRACK_CHUNKS at most, in a ring the QP owns: a READ_REQ
+ * goes out only when its chunk has room (mrc_read_track_room), and a chunk
+ * older than the oldest tracked is complete. So what a QP keeps for its
+ * READs is fixed when it is created, however long they are -- a map per
+ * READ WQE would be a megabyte for a 2 GiB READ, allocated from whatever
+ * a process posts.
+ */
+#ifndef MRC_READ_TRACK_H
+#define MRC_READ_TRACK_H
+
+#include "mrc_core_compat.h"
+#include "mrc_core_param.h"
+
+#define MRC_READ_TRACK_CHUNKS	MRC_READ_REQS_QUEUED	/* a power of 2 */
+
+struct mrc_read_chunk {
+	uint64_t arrived;	/* bit i: its i-th response is in */
+	uint32_t seq;		/* the chunk this slot tracks */
+	uint32_t npkts;		/* responses it asks for: 1 ... 64 */
+};
+
+struct mrc_read_track {
+	struct mrc_read_chunk chunk[MRC_READ_TRACK_CHUNKS];
+	uint32_t head;		/* the number the next chunk gets */
+	uint32_t tail;		/* the oldest chunk not complete; head: none */
+};
+
+void mrc_read_track_init(struct mrc_read_track *t);
+bool mrc_read_track_room(const struct mrc_read_track *t);
+uint32_t mrc_read_track_open(struct mrc_read_track *t, uint32_t npkts);
+bool mrc_read_track_arrived(const struct mrc_read_track *t, uint32_t seq, uint32_t i);
+int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i);
+void mrc_read_track_release(struct mrc_read_track *t, uint32_t end);
+
+#endif /* MRC_READ_TRACK_H */
