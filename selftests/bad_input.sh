@@ -22,6 +22,7 @@ bad_input() { # CASE
 	out=$(nb timeout 60 mrc_bad_input -d mrcstb -g "$(gid_b)" -p $BAD_PORT "$1" $A4 2>&1) ||
 		rc=$?
 	echo "$out"
+	[ $rc -eq 0 ] || { counters_of mrcsta; counters_of mrcstb; }
 	wait $SERVER_PID || fail "mrc_bad_input $1: the server failed"
 	[ $rc -eq 0 ] || fail "mrc_bad_input $1: the client failed (exit $rc)"
 }
@@ -33,6 +34,23 @@ access_errors_recover() {
 		"naks_received: B $(counter mrcstb naks_received)"
 	[ "$(counter mrcsta remote_access_errors)" -ge 5 ] ||
 		fail "host A counted fewer than 5 remote access errors"
+}
+
+# The responder holds its peer to the max_dest_rd_atomic it granted (issue 15, F15): a READ
+# and an atomic where it granted none, 16 READs at once where it granted 1, each refused once;
+# 8 READs within the grant all complete.
+rd_atomic_grant_honoured() {
+	two_hosts
+	bad_input rd-atomic
+	assert_eq "$(counter mrcsta rd_atomic_refused)" 3 "READ/atomic requests refused beyond the grant"
+}
+
+# Issue 15, F1: rkey lookups of arriving WRITEs race the deregistration of their MR (a stress
+# for the debug kernel's KASAN; here every WRITE must complete as it may and the kernel stay
+# quiet). The send path's lkeys race in hostile.sh (mr_dereg_races_lookups).
+mr_dereg_races_writes() {
+	two_hosts
+	bad_input mr-churn
 }
 
 flush_outstanding_work() {
@@ -89,6 +107,8 @@ kill_both_mid_transfer() {
 
 ktap_run \
 	access_errors_recover \
+	rd_atomic_grant_honoured \
+	mr_dereg_races_writes \
 	flush_outstanding_work \
 	srq_receives_and_events \
 	kill_client_mid_transfer \

@@ -18,6 +18,16 @@
 //             limit armed at 4; the client SENDs 6 messages: each lands whole in the receive
 //             its completion names, the limit event fires once (and disarms), and moving the
 //             QP to ERR raises LAST_WQE_REACHED without flushing the 2 receives it never took.
+//     mr-churn  the server registers a second MR over its region, sends its rkey, deregisters
+//             it after a random 0-400 us; the client WRITEs 16 x 256 bytes with that rkey at
+//             once: its lookups on the server race the deregistration. 64 rounds; each WRITE
+//             completes well, with REM_ACCESS_ERR or flushed after one, never otherwise, and
+//             both QPs are connected anew after a failure; the pages around the region stay
+//             untouched.
+//     rd-atomic  the server grants no READ/atomic resources (max_dest_rd_atomic 0): a READ and
+//             an atomic each complete with REM_INV_REQ_ERR and both QPs go to ERR; then it
+//             grants 1 while the client allows itself 16: 16 READs posted at once fail the
+//             same way; with the client at 1 too, 8 READs complete, every byte right.
 //
 // Exit status: 0 when every check passed, 1 when one failed, 2 for bad usage.
 #include <algorithm>
@@ -74,7 +84,7 @@ struct Setup {
     std::uint32_t pad = 0;
 };
 
-enum class Req : std::uint32_t { Check = 1, Reconnect, Verify, Destroy, Bye };
+enum class Req : std::uint32_t { Check = 1, Reconnect, Verify, Destroy, Bye, Grant, Churn, Guards };
 
 // Client -> server requests and server -> client answers.
 struct Msg {
@@ -140,6 +150,7 @@ private:
     bool send(const Msg &m) { return ch_.send_obj(m); }
     bool recv(Msg &m) { return ch_.recv_obj(m, Clock::now() + std::chrono::seconds(30)); }
     [[nodiscard]] bool region_intact() const;
+    [[nodiscard]] bool guards_intact() const;
     std::uint32_t next_psn() { return static_cast<std::uint32_t>(rng_.next() & 0xffffffU); }
 
     bool client_access();
@@ -153,6 +164,17 @@ private:
 
     bool client_flush();
     bool server_flush();
+
+    bool client_rd_atomic();
+    bool client_reconnect(unsigned round);
+    bool client_regrant(unsigned round, std::uint8_t grant, std::uint8_t own);
+    bool client_mr_churn();
+    bool client_churn_round(unsigned round, unsigned &placed, unsigned &refused);
+    bool server_churn(const Msg &m);
+    bool client_over_grant(const char *what, ibv_wr_opcode opcode, std::uint32_t n,
+                           std::uint32_t len, unsigned round);
+    bool client_server_failed(const char *what, unsigned round);
+    bool post_fetch_add(std::uint64_t wr_id);
 
     bool client_srq();
     bool server_srq();
@@ -189,6 +211,14 @@ bool End::region_intact() const {
     return bad == mem_.size();
 }
 
+// The unregistered pages on either side of the region still hold their pattern.
+bool End::guards_intact() const {
+    const std::uint64_t key = tool::pattern_key(kSeed, 1, 0, 0, 0);
+    const std::span<std::byte> all = mem_.span();
+    return tool::pattern_check(all.first(kGuard), key, 0) == kGuard &&
+           tool::pattern_check(all.last(kGuard), key, kGuard + kRegion) == kGuard;
+}
+
 bool End::make_qp() {
     ibv_qp_cap cap{.max_send_wr = kQueue,
                    .max_recv_wr = kQueue,
@@ -207,6 +237,8 @@ bool End::setup() {
     params_.gid_index = opt_.gid_index;
     params_.mtu = port_.mtu;
     params_.timeout = 12; // 17 ms, retried 7 times
+    if (server_ && opt_.test == "rd-atomic")
+        params_.rd_atomic = 0; // granted per round (Req::Grant)
     mem_ = tool::Buffer(kRegion + 2 * kGuard);
     if (server_ && srq_case()) {
         ibv_srq_init_attr init{};
@@ -307,26 +339,35 @@ bool End::client_bad_access(const char *what, ibv_wr_opcode opcode, std::uint64_
                flushed.empty() ? "" : ibv_wc_status_str(flushed[0].status)) &&
          ok;
 
-    Msg m{.req = Req::Check, .arg = round, .val = 0};
-    if (!send(m) || !recv(m))
-        return check(false, "%s: no answer from the server", what);
-    ok = check((m.val & 1U) != 0, "%s: the server's memory is untouched", what) && ok;
-    ok = check(static_cast<ibv_qp_state>(m.arg) == IBV_QPS_ERR, "%s: responder QP state %s", what,
-               tool::qp_state_name(static_cast<ibv_qp_state>(m.arg))) &&
-         ok;
-    ok = check((m.val & 2U) != 0, "%s: the responder's posted receive flushed", what) && ok;
+    ok = client_server_failed(what, round) && ok;
     return client_recover(round) && ok;
 }
 
-// Reset both QPs with new PSNs, then a WRITE, a SEND_WITH_IMM and a READ must work again.
-bool End::client_recover(unsigned round) {
+// Ask the server whether its QP failed too, its receive flushed and its memory is untouched.
+bool End::client_server_failed(const char *what, unsigned round) {
+    Msg m{.req = Req::Check, .arg = round, .val = 0};
+    if (!send(m) || !recv(m))
+        return check(false, "%s: no answer from the server", what);
+    bool ok = check((m.val & 1U) != 0, "%s: the server's memory is untouched", what);
+    ok = check(static_cast<ibv_qp_state>(m.arg) == IBV_QPS_ERR, "%s: responder QP state %s", what,
+               tool::qp_state_name(static_cast<ibv_qp_state>(m.arg))) &&
+         ok;
+    return check((m.val & 2U) != 0, "%s: the responder's posted receive flushed", what) && ok;
+}
+
+// Reset both QPs, with new PSNs, and connect them again.
+bool End::client_reconnect(unsigned round) {
     my_psn_ = next_psn();
     Msg m{.req = Req::Reconnect, .arg = round, .val = my_psn_};
     if (!send(m) || !recv(m) || m.arg == 0)
         return check(false, "round %u: the server could not reset its QP", round);
     remote_.info.psn = static_cast<std::uint32_t>(m.val);
-    bool ok = check(tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) == 0,
-                    "round %u: requester QP reset and back to RTS (sq_psn %u)", round, my_psn_);
+    return tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) == 0;
+}
+
+// Reset both QPs with new PSNs, then a WRITE, a SEND_WITH_IMM and a READ must work again.
+bool End::client_recover(unsigned round) {
+    bool ok = check(client_reconnect(round), "round %u: requester QP reset and back to RTS", round);
     if (!ok)
         return false;
     // WRITE 4 KiB of our pattern into the region's start; SEND_WITH_IMM; READ the next 4 KiB.
@@ -350,7 +391,7 @@ bool End::client_recover(unsigned round) {
                                     tool::pattern_key(kSeed, 1, 0, 0, 0), kGuard + 4096);
         ok = check(bad == 4096, "round %u: READ after recovery returned the server's data", round);
     }
-    m = {.req = Req::Verify, .arg = round, .val = key};
+    Msg m{.req = Req::Verify, .arg = round, .val = key};
     if (!send(m) || !recv(m))
         return check(false, "round %u: no answer from the server", round);
     return check(m.arg == 1, "round %u: the server received the WRITE and the SEND_WITH_IMM",
@@ -446,6 +487,17 @@ bool End::server_access() {
         case Req::Verify:
             ok = server_verify(m) && ok;
             break;
+        case Req::Churn:
+            ok = server_churn(m) && ok;
+            break;
+        case Req::Guards:
+            m.val = guards_intact() ? 1 : 0;
+            ok = send(m) && ok;
+            break;
+        case Req::Grant: // READ/atomic resources for the next connection
+            params_.rd_atomic = static_cast<std::uint8_t>(m.arg);
+            ok = send(m) && ok;
+            break;
         case Req::Destroy:
         case Req::Bye:
             return ok;
@@ -533,6 +585,171 @@ bool End::server_flush() {
         return false;
     recv(m); // Bye, or the client is gone: either way we are done
     return check(true, "server QP destroyed while the client kept sending");
+}
+
+// ---- mr-churn: rkey lookups of arriving WRITEs race the MR's deregistration ----
+
+bool End::server_churn(const Msg &m) {
+    tool::Mr mr = tool::register_mr(pd_.get(), region_of(mem_).data(), kRegion,
+                                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    const Msg reply{.req = Req::Churn, .arg = m.arg, .val = mr ? mr->rkey : 0};
+    if (!send(reply) || !mr)
+        return check(false, "round %u: an MR to churn", m.arg);
+    std::this_thread::sleep_for(std::chrono::microseconds(rng_.next() % 400));
+    mr.reset(); // deregistered while the client's WRITEs for it arrive
+    return true;
+}
+
+bool End::client_churn_round(unsigned round, unsigned &placed, unsigned &refused) {
+    constexpr std::uint32_t kWrites = 16;
+    constexpr std::uint32_t kLen = 256;
+    Msg m{.req = Req::Churn, .arg = round, .val = 0};
+    if (!send(m) || !recv(m) || m.val == 0)
+        return check(false, "round %u: no rkey from the server", round);
+    const auto rkey = static_cast<std::uint32_t>(m.val);
+    bool ok = true;
+    for (std::uint32_t i = 0; ok && i < kWrites; i++)
+        ok = post(IBV_WR_RDMA_WRITE, i, 0, kLen, remote_.addr + std::uint64_t{i} * kLen, rkey);
+    const std::vector<ibv_wc> wc =
+            tool::poll_completions(cq_.get(), kWrites, std::chrono::seconds(10));
+    ok = check(wc.size() == kWrites, "round %u: %zu of %u WRITEs completed", round, wc.size(),
+               kWrites) &&
+         ok;
+    bool failed = false;
+    for (const ibv_wc &w : wc) {
+        placed += w.status == IBV_WC_SUCCESS ? 1 : 0;
+        refused += w.status == IBV_WC_REM_ACCESS_ERR ? 1 : 0;
+        const bool expected =
+                failed ? w.status == IBV_WC_WR_FLUSH_ERR
+                       : w.status == IBV_WC_SUCCESS || w.status == IBV_WC_REM_ACCESS_ERR;
+        if (!expected)
+            ok = check(false, "round %u: WRITE %" PRIu64 " %s", round, w.wr_id,
+                       ibv_wc_status_str(w.status));
+        failed = failed || w.status != IBV_WC_SUCCESS;
+    }
+    if (failed)
+        ok = check(client_reconnect(round), "round %u: both QPs connected again", round) && ok;
+    return ok;
+}
+
+bool End::client_mr_churn() {
+    constexpr unsigned kRounds = 64;
+    if (!exchange_and_connect())
+        return false;
+    bool ok = true;
+    unsigned placed = 0;
+    unsigned refused = 0;
+    unsigned round = 0;
+    for (; ok && round < kRounds; round++)
+        ok = client_churn_round(round, placed, refused);
+    Msg m{.req = Req::Guards, .arg = round, .val = 0};
+    if (!send(m) || !recv(m))
+        return check(false, "no answer from the server");
+    ok = check(m.val == 1, "the pages around the server's region are untouched") && ok;
+    Msg bye{.req = Req::Bye, .arg = 0, .val = 0};
+    send(bye);
+    return check(ok, "%u rounds of WRITEs racing deregistration: %u placed, %u refused", round,
+                 placed, refused);
+}
+
+// ---- rd-atomic: the responder holds the peer to the max_dest_rd_atomic it granted ----
+
+bool End::post_fetch_add(std::uint64_t wr_id) {
+    ibv_sge sge{.addr = mem_.addr(), .length = 8, .lkey = mr_->lkey};
+    ibv_send_wr wr{};
+    ibv_send_wr *bad = nullptr;
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.wr.atomic.remote_addr = remote_.addr;
+    wr.wr.atomic.compare_add = 1;
+    wr.wr.atomic.rkey = remote_.rkey;
+    return check(ibv_post_send(qp_.get(), &wr, &bad) == 0, "post an atomic");
+}
+
+// The server grants @grant READ/atomic resources, we allow ourselves @own; both QPs are reset
+// and connected anew.
+bool End::client_regrant(unsigned round, std::uint8_t grant, std::uint8_t own) {
+    Msg m{.req = Req::Grant, .arg = grant, .val = 0};
+    if (!send(m) || !recv(m))
+        return check(false, "round %u: the server did not take its grant", round);
+    params_.rd_atomic = own;
+    return check(client_reconnect(round),
+                 "round %u: connected again, %u READ/atomic granted, %u allowed to ourselves",
+                 round, grant, own);
+}
+
+// Post @n READs of @len bytes (or one atomic) at once, more than the server granted: they
+// complete in order, one with REM_INV_REQ_ERR and none successfully after it, and both QPs fail.
+bool End::client_over_grant(const char *what, ibv_wr_opcode opcode, std::uint32_t n,
+                            std::uint32_t len, unsigned round) {
+    std::printf("# %s\n", what);
+    bool ok = true;
+    for (std::uint32_t i = 0; ok && i < n; i++) {
+        ok = opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
+                     ? post_fetch_add(i)
+                     : post(opcode, i, 0, len, remote_.addr, remote_.rkey);
+    }
+    const std::vector<ibv_wc> wc = tool::poll_completions(cq_.get(), n, std::chrono::seconds(20));
+    ok = check(wc.size() == n, "%s: %zu of %u completions", what, wc.size(), n) && ok;
+    unsigned refused = 0;
+    unsigned late_success = 0;
+    for (const ibv_wc &w : wc) {
+        std::printf("# wr %" PRIu64 ": %s\n", w.wr_id, ibv_wc_status_str(w.status));
+        refused += w.status == IBV_WC_REM_INV_REQ_ERR ? 1 : 0;
+        late_success += refused && w.status == IBV_WC_SUCCESS ? 1 : 0;
+    }
+    ok = check(refused == 1 && late_success == 0,
+               "%s: one REM_INV_REQ_ERR (%u), nothing completed well after it (%u)", what, refused,
+               late_success) &&
+         ok;
+    const ibv_qp_state st = tool::query_qp_state(qp_.get());
+    ok = check(st == IBV_QPS_ERR, "%s: requester QP state %s", what, tool::qp_state_name(st)) && ok;
+    return client_server_failed(what, round) && ok;
+}
+
+bool End::client_rd_atomic() {
+    constexpr std::uint32_t kReads = 8;
+    constexpr std::uint32_t kReadLen = kRegion / kReads;
+    if (!exchange_and_connect()) // the server granted nothing
+        return false;
+    bool ok = client_over_grant("a READ where none is granted", IBV_WR_RDMA_READ, 1, 4096, 1);
+    ok = client_regrant(2, 0, 16) &&
+         client_over_grant("an atomic where none is granted", IBV_WR_ATOMIC_FETCH_AND_ADD, 1, 8,
+                           2) &&
+         ok;
+    ok = client_regrant(3, 1, 16) &&
+         client_over_grant("16 READs of 64 KiB where 1 is granted", IBV_WR_RDMA_READ, 16, kRegion,
+                           3) &&
+         ok;
+    // Within the grant, READs posted back to back all complete: the responder admits the next
+    // once the last response of the one before has gone.
+    if (!client_regrant(4, 1, 1))
+        return false;
+    bool posted = true;
+    for (std::uint32_t i = 0; posted && i < kReads; i++)
+        posted = post(IBV_WR_RDMA_READ, i, std::uint64_t{i} * kReadLen, kReadLen,
+                      remote_.addr + std::uint64_t{i} * kReadLen, remote_.rkey);
+    const std::vector<ibv_wc> wc =
+            tool::poll_completions(cq_.get(), kReads, std::chrono::seconds(20));
+    unsigned good = 0;
+    for (const ibv_wc &w : wc) {
+        if (w.status != IBV_WC_SUCCESS || w.wr_id != good)
+            std::printf("# wr %" PRIu64 ": %s\n", w.wr_id, ibv_wc_status_str(w.status));
+        good += w.status == IBV_WC_SUCCESS && w.wr_id == good ? 1 : 0;
+    }
+    ok = check(good == kReads,
+               "%u of %u READs within the grant completed in order (%zu completions)", good, kReads,
+               wc.size()) &&
+         ok;
+    const std::size_t bad = tool::pattern_check(mem_.span().first(kRegion),
+                                                tool::pattern_key(kSeed, 1, 0, 0, 0), kGuard);
+    ok = check(bad == kRegion, "they brought the server's bytes (first wrong: %zu)", bad) && ok;
+    Msg bye{.req = Req::Bye, .arg = 0, .val = 0};
+    send(bye);
+    return ok;
 }
 
 // ---- srq: receives from a shared receive queue, its limit event, LAST_WQE_REACHED ----
@@ -651,6 +868,10 @@ int End::run() {
     bool ok = false;
     if (opt_.test == "access")
         ok = server_ ? server_access() : client_access();
+    else if (opt_.test == "mr-churn")
+        ok = server_ ? server_access() : client_mr_churn();
+    else if (opt_.test == "rd-atomic")
+        ok = server_ ? server_access() : client_rd_atomic();
     else if (srq_case())
         ok = server_ ? server_srq() : client_srq();
     else
@@ -678,10 +899,11 @@ int bad_input_main(std::span<char *> args) {
         }
     }
     if (o.device.empty() || pos.empty() || pos.size() > 2 ||
-        (pos[0] != "access" && pos[0] != "flush" && pos[0] != "srq")) {
-        std::fprintf(
-                stderr,
-                "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] access|flush|srq [SERVER]\n");
+        (pos[0] != "access" && pos[0] != "flush" && pos[0] != "srq" && pos[0] != "rd-atomic" &&
+         pos[0] != "mr-churn")) {
+        std::fprintf(stderr, "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] "
+                             "access|flush|srq|rd-atomic|mr-churn "
+                             "[SERVER]\n");
         return 2;
     }
     o.test = pos[0];

@@ -184,6 +184,7 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	}
 	if (!w->status)
 		w->status = status;
+	mrc_req_responder_failed(qp, w);
 	return;
 bad:
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_NAK);

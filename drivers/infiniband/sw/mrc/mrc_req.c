@@ -774,7 +774,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 
 		if (!w && req->done != req->send)
 			w = mrc_req_swqe(qp, req->done);
-		if (w)
+		if (w && !w->status)	/* a NAK's reason stays */
 			w->status = IB_WC_RETRY_EXC_ERR;
 		mrc_req_report_retry_exc(qp, w, una);
 		mrc_qp_error(qp);
@@ -933,6 +933,28 @@ static bool mrc_swqe_done(struct mrc_qp *qp, struct mrc_swqe *w)
 	if (mrc_wqe_is_atomic(w->wqe))
 		return w->atomic_done;
 	return true;
+}
+
+/*
+ * A fatal NAK for @failed: the responder's QP went to ERR and answers
+ * nothing more. Earlier WQEs still waiting on it -- READ responses and
+ * atomic results it had queued -- would wait until the retries ran out,
+ * holding @failed's error back; they are flushed instead. Those fully
+ * acknowledged complete as they are.
+ */
+void mrc_req_responder_failed(struct mrc_qp *qp, const struct mrc_swqe *failed)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->done; i != req->next; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (w == failed)
+			return;
+		if (!w->status && !mrc_swqe_done(qp, w))
+			w->status = IB_WC_WR_FLUSH_ERR;
+	}
 }
 
 /*

@@ -63,6 +63,7 @@ int mrc_resp_init(struct mrc_qp *qp)
 
 	/* the table must hold every READ a requester may have outstanding */
 	BUILD_BUG_ON(MRC_READ_TABLE_MSGS < MRC_MAX_RD_ATOMIC);
+	BUILD_BUG_ON(MRC_RESP_ATOMICS < MRC_MAX_RD_ATOMIC);
 	spin_lock_init(&resp->lock);
 	INIT_WORK(&resp->work, mrc_resp_work);
 	resp->rxw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
@@ -357,6 +358,32 @@ static struct mrc_read_job *mrc_resp_next_job(struct mrc_resp *resp, u32 **head)
 }
 
 /*
+ * May READ message @msn queue responses? At most max_dest_rd_atomic READ
+ * messages have responses waiting at once: what this QP granted its peer.
+ * A requester within its max_rd_atomic never asks for more, as it waits for
+ * a READ's last response before it counts it done. A message's chunks are
+ * consecutive in the queue (the requester sends them in PSN order), so the
+ * messages are its runs of one MSN; jobs fully sent no longer count.
+ */
+static bool mrc_resp_read_admitted(const struct mrc_resp *resp, u32 msn, u32 max)
+{
+	u32 i, open = 0, last = 0;
+
+	for (i = resp->read_head; i != resp->read_tail; i++) {
+		const struct mrc_read_job *job = &resp->reads[i % MRC_RESP_READS];
+
+		if (job->next == job->npkts)
+			continue;
+		if (job->msn == msn)
+			return true;	/* another chunk of an admitted READ */
+		if (!open || job->msn != last)
+			open++;
+		last = job->msn;
+	}
+	return open < max;
+}
+
+/*
  * Queue the READ in @e; the work item sends its responses. A READ asked
  * for @again (a duplicate of one executed already) goes ahead of the
  * queue: the requester is missing those responses, and is likely stuck on
@@ -369,6 +396,10 @@ static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_read_job *job;
 
+	if (!again && !mrc_resp_read_admitted(resp, e->msn, qp->attr.max_dest_rd_atomic)) {
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RD_ATOMIC_REFUSED);
+		return MRC_NAK_INVALID_REQUEST;
+	}
 	if (mrc_resp_check_rkey(qp, e->rkey, IB_ACCESS_REMOTE_READ,
 				e->va + e->offset, e->len))
 		return MRC_NAK_REMOTE_ACCESS;
@@ -424,6 +455,10 @@ static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt 
 	struct mrc_mr *mr;
 	u64 orig, val;
 
+	if (!qp->attr.max_dest_rd_atomic) {	/* this QP granted none */
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RD_ATOMIC_REFUSED);
+		return MRC_NAK_INVALID_REQUEST;
+	}
 	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC) || (e->va & 7))
 		return MRC_NAK_REMOTE_ACCESS;
 	mr = mrc_mr_get(mrc_qp_dev(qp), qp->ibqp.pd, e->rkey,
