@@ -37,6 +37,10 @@ NLA_TYPE = {"u8": "NLA_U8", "u16": "NLA_U16", "u32": "NLA_U32", "u64": "NLA_U64"
 # struct netlink_range_validation (NLA_POLICY_FULL_RANGE).
 S16_MIN, S16_MAX = -0x8000, 0x7fff
 FLAG_PERM = {"admin-perm": "GENL_ADMIN_PERM", "uns-admin-perm": "GENL_UNS_ADMIN_PERM"}
+# A group's join is checked against the user namespace of the socket's netns only
+# (genl_bind), so only uns-admin-perm has a meaning there; GENL_UNS_ADMIN_PERM itself is an
+# op flag that genl_bind ignores.
+GROUP_FLAG_PERM = {"uns-admin-perm": "GENL_MCAST_CAP_NET_ADMIN"}
 
 
 class SpecError(Exception):
@@ -289,10 +293,11 @@ def policy_array(fam, set_name, attrs, name, top):
     return ranges, [f"const struct nla_policy {name}[{top} + 1] = {{"] + lines + ["};"]
 
 
-def op_flags(op):
-    """The permission flags of an operation or a multicast group, as C."""
-    flags = [FLAG_PERM[f] for f in op.get("flags", []) if f in FLAG_PERM]
-    unknown = [f for f in op.get("flags", []) if f not in FLAG_PERM]
+def op_flags(op, perms=None):
+    """The permission flags of an operation (or, with GROUP_FLAG_PERM, a group), as C."""
+    perms = perms or FLAG_PERM
+    flags = [perms[f] for f in op.get("flags", []) if f in perms]
+    unknown = [f for f in op.get("flags", []) if f not in perms]
     if unknown:
         raise SpecError(f"{op['name']}: unknown flags {', '.join(unknown)}")
     return " | ".join(flags)
@@ -374,7 +379,7 @@ def render_gen_c(fam):
     out += ["};", ""]
     out.append(f"static const struct genl_multicast_group {fam.low}_nl_mcgrps[] = {{")
     for g in fam.group_specs:
-        flags = op_flags(g)
+        flags = op_flags(g, GROUP_FLAG_PERM)
         flags = f" .flags = {flags}," if flags else ""
         out.append(f'\t[{fam.up}_NLGRP_{c_upper(g["name"])}] = '
                    f'{{ .name = "{g["name"]}",{flags} }},')

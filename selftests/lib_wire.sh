@@ -6,10 +6,11 @@
 PORT=4791
 
 # Send the bytes given as \xNN escapes from netns NS to ADDR's MRC port, as one datagram: bash's
-# printf flushes its output at every newline byte (0x0a), so it writes to a file, which cat
-# then writes to the socket at once.
+# printf flushes its output at every newline byte (0x0a), so it writes to a file, which dd
+# then writes to the socket at once (not cat: the VM's busybox cat uses sendfile(), which an
+# IPv6 UDP socket refuses -- nothing was sent to IPv6 addresses, silently).
 inject_in() { # NS ADDR BYTES
-	ip netns exec "$1" bash -c "f=\$(mktemp); printf '$3' >\$f; cat \$f >/dev/udp/$2/$PORT; rm -f \$f"
+	ip netns exec "$1" bash -c "f=\$(mktemp); printf '$3' >\$f; dd if=\$f bs=65536 2>/dev/null >/dev/udp/$2/$PORT; rm -f \$f"
 }
 
 # From host B to host A, and from A to B.

@@ -110,8 +110,7 @@ ev_table_while_traffic_flows() {
 	expect_error "unprivileged stats qp" "Operation not permitted" \
 		ctl_b_nobody stats qp dev mrcstb
 	expect_error "unprivileged monitor" "Operation not permitted" \
-		timeout 5 ip netns exec mstb setpriv --reuid=65534 --regid=65534 --clear-groups \
-		mrcctl monitor ev
+		nb setpriv --reuid=65534 --regid=65534 --clear-groups timeout 5 mrcctl monitor ev
 	flow_stop
 }
 

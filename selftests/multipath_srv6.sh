@@ -113,7 +113,7 @@ srv6_answers_retrace_the_segments() {
 # EVs -- is answered plainly, and leaf A, which would send an answer through that SID to a
 # sink, sends it nothing. The live transfer's own segments are never refused.
 srv6_answers_refuse_foreign_segments() {
-	local pid qpn foreign=${CLOS_SID}3::ff
+	local pid res qpn psn before foreign=${CLOS_SID}3::ff
 	srv6_world
 	(stress --seconds 20 --qps 1 --seed 23) >/tmp/multipath-srv6-foreign.out 2>&1 &
 	pid=$!
@@ -121,17 +121,25 @@ srv6_answers_refuse_foreign_segments() {
 	ns_ex mstla ip link add mstsink type dummy
 	ns_ex mstla ip link set mstsink up
 	ns_ex mstla ip -6 route add $foreign/128 dev mstsink
-	qpn=$(rdma resource show qp link mrcsta/1 | grep 'type RC state RTS' |
-		sed -n 's/.* lqpn \([0-9]*\) .*/\1/p' | head -n 1)
-	[ -n "$qpn" ] || fail "no QP of A in RTS"
-	assert_eq "$(counter mrcsta reply_srh_refused)" 0 "own segments refused"
-	nb ip -6 route add $CLOS_A6/128 encap seg6 mode inline segs $foreign via 2001:db8:2::ff
-	inject $CLOS_A6 "$(write_packet "$qpn" $((RANDOM << 8 | RANDOM & 255)))"
+	res=$(rdma resource show qp link mrcsta/1 | grep 'type RC state RTS' | head -n 1)
+	qpn=$(echo "$res" | sed -n 's/.* lqpn \([0-9]*\) .*/\1/p')
+	psn=$(echo "$res" | sed -n 's/.* rq-psn \([0-9]*\) .*/\1/p')
+	[ -n "$qpn" ] && [ -n "$psn" ] || fail "no QPN / rq-psn of A in: $res"
+	before=$(counter mrcsta reply_srh_refused)
+	# B's leaf inserts the foreign segment into what B sends A (the kernel's seg6 inline
+	# mode on forwarded packets: from B's own UDP socket, through such a route, nothing left B)
+	ns_ex mstlb ip -6 route add $CLOS_A6/128 encap seg6 mode inline segs $foreign \
+		via 2001:db8:b3::1
+	# a WRITE long acknowledged (answered by an ACK), and a PROBE
+	inject $CLOS_A6 "$(write_packet "$qpn" $(((psn - 4096) & 0xffffff)))"
 	inject $CLOS_A6 "$(probe_packet 77 0)"
-	nb ip -6 route del $CLOS_A6/128
-	wait_until 10 counter_ge mrcsta reply_srh_refused 2
+	ns_ex mstlb ip -6 route del $CLOS_A6/128
+	sleep 1
+	counters_of mrcsta
 	assert_eq "$(ns_ex mstla cat /sys/class/net/mstsink/statistics/tx_packets)" 0 \
 		"answers sent through the foreign SID"
+	assert_eq "$before" 0 "the live transfer's own segments refused"
+	wait_until 10 counter_ge mrcsta reply_srh_refused 2
 	wait $pid || { cat /tmp/multipath-srv6-foreign.out; fail "mrc_stress failed"; }
 	no_qp_errors
 }

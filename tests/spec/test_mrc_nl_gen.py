@@ -167,7 +167,7 @@ class GenTest(unittest.TestCase):
         self.assertIsNone(ops_entry(gen_c, "MRC_CMD_EV_EVENT"), "an event is no op")
         self.assertIn(".resv_start_op\t= MRC_CMD_EV_EVENT + 1,", gen_c)
         self.assertIn('[MRC_NLGRP_EV_EVENTS] = '
-                      '{ .name = "ev-events", .flags = GENL_UNS_ADMIN_PERM, },', gen_c)
+                      '{ .name = "ev-events", .flags = GENL_MCAST_CAP_NET_ADMIN, },', gen_c)
 
     def test_op_without_request_attributes_has_no_policy(self):
         """resv_start_op covers it: the core gives it one that refuses every attribute."""

@@ -301,7 +301,7 @@ static const struct genl_ops mrc_nl_ops[] = {
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
-	[MRC_NLGRP_EV_EVENTS] = { .name = "ev-events", .flags = GENL_UNS_ADMIN_PERM, },
+	[MRC_NLGRP_EV_EVENTS] = { .name = "ev-events", .flags = GENL_MCAST_CAP_NET_ADMIN, },
 };
 
 struct genl_family mrc_nl_family = {
