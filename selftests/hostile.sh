@@ -105,14 +105,14 @@ forged_nak_dropped() {
 	two_hosts
 	live_transfer 8
 	local qpn code before
-	before=$(counter mrcstb drop_bad_nak)
+	before=$(counter mrcstb drop_bad_nak) || before=0
 	for qpn in $(qpns_in_rts mrcstb/1); do
 		for code in 1 3 4 5; do
 			inject_from_a $B4 "$(nak_packet "$qpn" $((RANDOM << 16 | RANDOM)) $code 0)"
 		done
 	done
-	wait_until 5 counter_ge mrcstb drop_bad_nak $((before + 4))
 	live_transfer_passed
+	counter_ge mrcstb drop_bad_nak $((before + 4)) || fail "forged NAKs not counted"
 }
 
 # F6 and F12: READ_REQs asking for more than MRC_READ_REQ_MAX_PKTS responses, and forged
@@ -125,14 +125,14 @@ read_req_amplification_refused() {
 	qpn=$(echo "$res" | sed -n 's/.* lqpn \([0-9]*\) .*/\1/p')
 	psn=$(echo "$res" | sed -n 's/.* rq-psn \([0-9]*\) .*/\1/p')
 	[ -n "$qpn" ] && [ -n "$psn" ] || fail "no QPN / rq-psn in: $res"
-	before=$(counter mrcsta drop_bad_read)
+	before=$(counter mrcsta drop_bad_read) || before=0
 	# 4 MiB (1024 responses) in the window, and 256 KiB as a duplicate of the first request
 	inject $A4 "$(read_req_packet "$qpn" "$psn" 4096 256 $((4 << 20)))"
 	inject $A4 "$(read_req_packet "$qpn" "$psn" 4096 256 $((256 << 10)))"
 	sleep 1
 	counters_of mrcsta
-	wait_until 5 counter_ge mrcsta drop_bad_read $((before + 2))
 	live_transfer_passed
+	counter_ge mrcsta drop_bad_read $((before + 2)) || fail "the forged READ_REQs not counted"
 }
 
 # F12: a SEND that names receive WQE 2 while WQE 0 is next does not complete WQE 2 first: the
@@ -159,10 +159,9 @@ probe_from_stranger_refused() {
 	done
 	sleep 1
 	counters_of mrcsta
-	wait_until 5 counter_ge mrcsta probes_refused 20
 	assert_eq "$(counter mrcsta probes_answered)" 0 "probes answered"
-	sleep 1
 	assert_eq "$(counter mrcstb rx_packets)" 0 "packets that reached B"
+	wait_until 5 counter_ge mrcsta probes_refused 20
 }
 
 # F8: from a peer, at most probe_replies_per_sec replies a second, and one each unless asked.
@@ -173,16 +172,17 @@ probe_replies_bounded() {
 	sleep 1.1	# the budget's second in progress ends: a fresh one of 10
 	local answered refused t0 t1 secs
 	answered=$(counter mrcsta probes_answered)
-	refused=$(counter mrcsta probes_refused)
+	refused=$(counter mrcsta probes_refused) || refused=0
 	t0=$(now_ms)
 	nb bash -c "for i in \$(seq 1 300); do printf '$(probe_packet 7 0)' >/dev/udp/$A4/$PORT; done"
 	t1=$(now_ms)
 	secs=$(((t1 - t0) / 1000 + 2))
-	wait_until 5 counter_ge mrcsta probes_refused $((refused + 300 - 10 * secs))
+	sleep 1
 	answered=$(($(counter mrcsta probes_answered) - answered))
 	echo "300 probes in $((t1 - t0)) ms: $answered answered"
 	[ "$answered" -le $((10 * secs)) ] || fail "$answered answered, budget $((10 * secs))"
 	[ "$answered" -ge 1 ] || fail "a peer's probe was never answered"
+	wait_until 5 counter_ge mrcsta probes_refused $((refused + 300 - 10 * secs))
 	kill $CLIENT $SERVER_PID 2>/dev/null || true
 }
 
@@ -198,7 +198,7 @@ device_removal_under_probe_flood() {
 		na rdma link add mrcstx type mrc netdev mstx0
 		na rdma link del mrcstx
 	done
-	[ "$(counter mrcsta probes_refused)" -gt 0 ] || fail "the flood did not reach A"
+	[ "$(counter mrcsta rx_packets)" -gt 0 ] || fail "the flood did not reach A"
 	rdev_absent mrcstx || fail "mrcstx is left"
 	assert_match "$(rdma link show mrcsta/1)" "state ACTIVE" "the device that stayed"
 }

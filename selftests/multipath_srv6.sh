@@ -125,9 +125,9 @@ srv6_answers_refuse_foreign_segments() {
 	qpn=$(echo "$res" | sed -n 's/.* lqpn \([0-9]*\) .*/\1/p')
 	psn=$(echo "$res" | sed -n 's/.* rq-psn \([0-9]*\) .*/\1/p')
 	[ -n "$qpn" ] && [ -n "$psn" ] || fail "no QPN / rq-psn of A in: $res"
-	before=$(counter mrcsta reply_srh_refused)
+	before=$(counter mrcsta reply_srh_refused) || before=none
 	# B's leaf inserts the foreign segment into what B sends A (the kernel's seg6 inline
-	# mode on forwarded packets: from B's own UDP socket, through such a route, nothing left B)
+	# mode on forwarded packets), as any router on the way could
 	ns_ex mstlb ip -6 route add $CLOS_A6/128 encap seg6 mode inline segs $foreign \
 		via 2001:db8:b3::1
 	# a WRITE long acknowledged (answered by an ACK), and a PROBE
