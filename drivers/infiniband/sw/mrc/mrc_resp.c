@@ -615,13 +615,15 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 		if (seg) {
 			mr = mrc_mr_get(mdev, qp->ibqp.pd, job->rkey,
 					IB_ACCESS_REMOTE_READ, job->va + off, seg);
-			if (IS_ERR(mr)) {
+			if (IS_ERR(mr)) {	/* deregistered since: as any access NAK */
 				kfree_skb(skb);
 				mrc_qp_next_ev(qp, &tx);
 				mrc_resp_send_ack_on(qp, MRC_NAK_REMOTE_ACCESS, 0, job->psn,
 						     false, tx.sport, &tx);
 				(*head)++;
-				continue;
+				mrc_stats_inc(mdev, MRC_CNT_REMOTE_ACCESS_ERRORS);
+				mrc_qp_error(qp);
+				break;
 			}
 			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
 			mrc_mr_put(mr);
