@@ -9,9 +9,11 @@
 #   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
 #   make userspace  build the rdma-core provider libmrcdv.so.1, mrcctl (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
-#   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some)
+#   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some, CASES="..." of theirs)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
 #   make install    install mrc.ko, the verbs provider and mrcctl on this host
+#   make check-debug  every VM selftest on a KASAN/lockdep/kmemleak/UBSAN kernel built
+#                     from linux-source-6.1 (built once into build/debug-kernel; long)
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD ?= $(TOP)/build
@@ -39,12 +41,13 @@ VERBS_PROVIDER_DIR ?= $(LIBDIR)/libibverbs
 VERBS_CONFIG_DIR ?= /etc/libibverbs.d
 CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
-.PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install clean help
+.PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install clean help \
+	debug-kernel debug-modules check-debug
 
 all: modules
 
 help:
-	@sed -n '3,14p' $(TOP)/Makefile
+	@sed -n '3,16p' $(TOP)/Makefile
 
 setup:
 	@$(TOP)/scripts/setup.sh $(BUILD)
@@ -81,7 +84,7 @@ lint: unit
 
 vm-test: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests \
-		$(if $(TESTS),--only "$(TESTS)")
+		$(if $(TESTS),--only "$(TESTS)") $(if $(CASES),--cases "$(CASES)")
 
 # setup may install the kernel headers, so KDIR is found by a fresh make
 demo: setup
@@ -101,6 +104,29 @@ check: setup
 	$(MAKE) -C $(TOP) unit
 	$(MAKE) -C $(TOP) lint
 	$(MAKE) -C $(TOP) vm-test
+
+# The debug kernel and an mrc.ko built against it, from a copy of the module's
+# sources so that the mrc.ko of the stock kernel stays where it is.
+DEBUG_BUILD := $(BUILD)/debug-kernel
+DEBUG_KDIR := $(DEBUG_BUILD)/linux
+DEBUG_MOD_SRC := $(DEBUG_BUILD)/mrc
+
+debug-kernel:
+	@$(TOP)/scripts/debug-kernel.sh $(BUILD)
+
+debug-modules: debug-kernel
+	rm -rf $(DEBUG_MOD_SRC)
+	mkdir -p $(DEBUG_MOD_SRC)
+	tar -C $(TOP) --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod*' \
+		-cf - Kbuild drivers include | tar -C $(DEBUG_MOD_SRC) -xf -
+	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD_SRC) W=1 KCFLAGS=-Werror modules
+
+# Every VM selftest on the debug kernel; any KASAN, KFENCE, lockdep, UBSAN,
+# atomic-sleep or kmemleak report fails the run (selftests/vm/run.sh).
+check-debug: debug-modules userspace
+	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(DEBUG_BUILD) \
+		--kdir $(DEBUG_KDIR) --module $(DEBUG_MOD_SRC)/drivers/infiniband/sw/mrc/mrc.ko \
+		--tests --timeout 14400 $(if $(TESTS),--only "$(TESTS)") $(if $(CASES),--cases "$(CASES)")
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install

@@ -53,6 +53,14 @@ mr_dereg_races_writes() {
 	bad_input mr-churn
 }
 
+# Issue 15, F11: with one RNR retry allowed, four messages that each meet one RNR NAK all
+# complete: the retries are counted per message, as IB does, not over the QP's life.
+rnr_retries_per_message() {
+	two_hosts
+	bad_input rnr-progress
+	counter_ge mrcstb rnr_retries 4 || fail "the messages did not each meet an RNR NAK"
+}
+
 flush_outstanding_work() {
 	two_hosts
 	bad_input flush
@@ -109,6 +117,7 @@ ktap_run \
 	access_errors_recover \
 	rd_atomic_grant_honoured \
 	mr_dereg_races_writes \
+	rnr_retries_per_message \
 	flush_outstanding_work \
 	srq_receives_and_events \
 	kill_client_mid_transfer \

@@ -135,6 +135,35 @@ read_req_amplification_refused() {
 	counter_ge mrcsta drop_bad_read $((before + 2)) || fail "the forged READ_REQs not counted"
 }
 
+# F6: against a real 4 MiB READ target, a READ_REQ for one page is served; its duplicate asking
+# for 256 KiB is served as the original was (one page again, or not at all), and a new request
+# for 4 MiB is refused: A sends a few packets, not the thousands the requests asked for.
+read_responses_bounded() {
+	two_hosts
+	local out=/tmp/hostile-read.out pid qpn va rkey tx0 sent before
+	before=$(counter mrcsta drop_bad_read) || before=0
+	na mrc_ring_scribble -d mrcsta -g "$(gid_index_of mrcsta "$(gid_of_v4 $A4)")" \
+		-p "$(gid_of_v4 $B4)" read-target >$out 2>&1 &
+	pid=$!
+	wait_until 10 grep -q '^rkey ' $out
+	qpn=$(sed -n 's/^qpn //p' $out)
+	va=$(sed -n 's/^va //p' $out)
+	rkey=$(sed -n 's/^rkey //p' $out)
+	tx0=$(na cat /sys/class/net/msta0/statistics/tx_packets)
+	inject $A4 "$(read_req_packet "$qpn" 0 "$va" "$rkey" 4096)"
+	sleep 0.5
+	inject $A4 "$(read_req_packet "$qpn" 0 "$va" "$rkey" $((256 << 10)))"
+	inject $A4 "$(read_req_packet "$qpn" 64 "$va" "$rkey" $((4 << 20)))"
+	sleep 2
+	sent=$(($(na cat /sys/class/net/msta0/statistics/tx_packets) - tx0))
+	counters_of mrcsta
+	echo "A sent $sent packets for requests of 4 KiB, 256 KiB (duplicate) and 4 MiB"
+	wait $pid || { cat $out; fail "read-target failed"; }
+	[ "$sent" -ge 1 ] || fail "the genuine READ_REQ was not served"
+	[ "$sent" -le 16 ] || fail "A sent $sent packets: the responder amplified forged requests"
+	counter_ge mrcsta drop_bad_read $((before + 2)) || fail "the forged READ_REQs not counted"
+}
+
 # F12: a SEND that names receive WQE 2 while WQE 0 is next does not complete WQE 2 first: the
 # responder refuses it (NAK invalid request, QP to ERR) and WQE 0 flushes first.
 rsn_out_of_order_refused() {
@@ -213,6 +242,7 @@ ktap_run \
 	mr_dereg_races_lookups \
 	forged_nak_dropped \
 	read_req_amplification_refused \
+	read_responses_bounded \
 	rsn_out_of_order_refused \
 	probe_from_stranger_refused \
 	probe_replies_bounded \

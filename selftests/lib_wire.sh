@@ -46,7 +46,7 @@ nak_packet() { # QPN PSN CODE VALUE
 # A READ_REQ (base + MSG + RETH + READ = 10 words) for LEN bytes of a LEN-byte message at
 # VA/RKEY, PSN, asking for an ACK.
 read_req_packet() { # QPN PSN VA RKEY LEN
-	echo "\x10\x10\x0a\x80$(be32 "$1")$(be32 "$2")$(zeros 4)$(zeros 4)$(be32 "$5")$(be32 0)$(be32 "$3")$(be32 "$4")$(be32 "$5")"
+	echo "\x10\x10\x0a\x80$(be32 "$1")$(be32 "$2")$(zeros 4)$(zeros 4)$(be32 "$5")$(be32 $(($3 >> 32)))$(be32 "$3")$(be32 "$4")$(be32 "$5")"
 }
 
 # A PROBE (base + PROBE = 9 words) with ID; FLAGS 0x10 asks for copies of the reply.

@@ -8,6 +8,7 @@ cd "$(dirname "$0")" || exit 1
 # MRC_ONLY="a.sh b.sh" runs just those (the VM rig's --only).
 progs=${MRC_ONLY:-$(sed -n 's/^TEST_PROGS := //p' Makefile)}
 timeout_s=$(sed -n 's/^timeout=//p' settings)
+timeout_s=$((timeout_s * ${MRC_TIMEOUT_SCALE:-1}))	# the debug kernel runs slower
 n=0 failed=0
 
 echo "TAP version 13"

@@ -7,7 +7,8 @@
 # Usage: mkinitramfs.sh KVER MODULE_KO OUT_CPIO
 # The userspace build (`make userspace`: the verbs provider, mrc_verbs_probe, mrc_stress,
 # mrc_bad_input, mrcctl) is taken from $MRC_USERSPACE_BUILD, by default the userspace/ directory next to
-# OUT_CPIO's directory.
+# OUT_CPIO's directory. Kernel modules come from /lib/modules, or from
+# $MRC_MODROOT/lib/modules for a kernel built here (the debug kernel).
 set -euo pipefail
 
 kver=$1 module_ko=$2 out=$3
@@ -71,16 +72,18 @@ done
 # the controller CLI (libnl-genl-3 and libnl-3 come with it)
 put_elf "$userspace/userspace/mrcctl/mrcctl" /usr/sbin/mrcctl
 
-# Kernel modules: the closure of what the VM needs, plus ours in extra/
+# Kernel modules: the closure of what the VM needs (built-in ones need
+# nothing), plus ours in extra/
+modroot=${MRC_MODROOT:-}
 mods=$root/lib/modules/$kver
 mkdir -p "$mods/extra"
 grep -v '^#' "$here/modules" | while read -r m _; do
 	[ -n "$m" ] || continue
-	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-done | sort -u | while read -r ko; do put "$ko"; done
+	modprobe -d "${modroot:-/}" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do put "$ko" "${ko#"$modroot"}"; done
 cp "$module_ko" "$mods/extra/"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	put "/lib/modules/$kver/$f"
+	put "$modroot/lib/modules/$kver/$f" "/lib/modules/$kver/$f"
 done
 depmod -b "$root" "$kver"
 

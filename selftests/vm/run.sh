@@ -5,28 +5,37 @@
 # The run fails on: a failed or missing test result, a missing KTAP plan,
 # any kernel WARN/BUG/Oops/panic/lockup report, or a timeout.
 #
-# Usage: run.sh [--build DIR] [--kdir KDIR] [--tests|--demo|--bench|--shell] [--timeout SEC]
-#               [--only "prog.sh ..."]   (tests mode: run just these programs)
+# Usage: run.sh [--build DIR] [--kdir KDIR] [--module MRC_KO] [--tests|--demo|--bench|--shell]
+#               [--timeout SEC] [--only "prog.sh ..."]   (tests mode: run just these programs)
+#               [--cases "case ..."]   (and of their cases, just these)
+# KDIR is Debian's headers of an installed kernel (/lib/modules/VER/build), or a
+# kernel tree built here (the debug kernel of `make check-debug`): then the VM
+# boots its bzImage and takes modules from the modroot/ next to it, and the
+# tests run with debug=1 (kmemleak scans after the suite and after rmmod).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$top/build
 kdir=
+module=$top/drivers/infiniband/sw/mrc/mrc.ko
 mode=tests
 timeout_s=3600	# the whole test run; CI's own limit (90 min) has room for the build and lint too
 only=
+cases=
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift ;;
 	--kdir) kdir=$2; shift ;;
+	--module) module=$2; shift ;;
 	--tests) mode=tests ;;
 	--demo) mode=demo ;;
 	--bench) mode=bench ;;
 	--shell) mode=shell ;;
 	--timeout) timeout_s=$2; shift ;;
 	--only) only=$2; shift ;;
+	--cases) cases=$2; shift ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -36,10 +45,17 @@ done
 if [ -z "$kdir" ]; then
 	kdir=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1)
 fi
-kver=$(basename "$(dirname "$kdir")")
-kernel=/boot/vmlinuz-$kver
+debug=0
+if [ -r "$kdir/arch/x86/boot/bzImage" ]; then
+	kver=$(cat "$kdir/include/config/kernel.release")
+	kernel=$kdir/arch/x86/boot/bzImage
+	export MRC_MODROOT=$(dirname "$kdir")/modroot
+	debug=1
+else
+	kver=$(basename "$(dirname "$kdir")")
+	kernel=/boot/vmlinuz-$kver
+fi
 [ -r "$kernel" ] || { echo "run.sh: no $kernel (run make setup)" >&2; exit 1; }
-module=$top/drivers/infiniband/sw/mrc/mrc.ko
 [ -r "$module" ] || { echo "run.sh: $module not built (run make)" >&2; exit 1; }
 
 vm=$build/vm
@@ -77,7 +93,9 @@ fi
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 nmi_watchdog=panic loglevel=6 mrc_vm=$mode"
 [ -z "$only" ] || cmdline+=" mrc_only=$(echo $only | tr ' ' ,)"
+[ -z "$cases" ] || cmdline+=" mrc_cases=$(echo $cases | tr ' ' ,)"
 [ -z "${MRC_PENDING:-}" ] || cmdline+=" mrc_pending=1"	# cases not run by default yet
+[ $debug -eq 0 ] || cmdline+=" mrc_debug=1"	# panic_on_warn already stops at a KASAN report
 
 echo "run.sh: booting ${accel[1]} VM, log in $log"
 # QEMU writes the serial log; we follow it live, and stop the VM early when

@@ -28,6 +28,10 @@
 //             an atomic each complete with REM_INV_REQ_ERR and both QPs go to ERR; then it
 //             grants 1 while the client allows itself 16: 16 READs posted at once fail the
 //             same way; with the client at 1 too, 8 READs complete, every byte right.
+//     rnr-progress  the client allows one RNR retry (rnr_retry 1) and SENDs 4 messages one
+//             after the other; the server (min_rnr_timer 491 ms) posts each receive 200 ms
+//             after the message before landed, so every message meets one RNR NAK and lands on
+//             its retry: all 4 complete, as IB counts RNR retries per message, not per QP.
 //
 // Exit status: 0 when every check passed, 1 when one failed, 2 for bad usage.
 #include <algorithm>
@@ -67,6 +71,9 @@ constexpr std::uint32_t kSrqPosted = 8; // receives posted to it
 constexpr std::uint32_t kSrqLimit = 4;  // its armed limit
 constexpr std::uint32_t kSrqSends = 6;  // messages the client sends
 constexpr std::uint32_t kSrqSlot = 4096;
+constexpr std::uint32_t kRnrMessages = 4;
+constexpr std::uint8_t kRnrTimer = 31;             // 491.52 ms, IB's encoding
+constexpr std::chrono::milliseconds kRnrPost{200}; // the server's delay before each receive
 
 struct Options {
     std::string device;
@@ -176,6 +183,9 @@ private:
     bool client_server_failed(const char *what, unsigned round);
     bool post_fetch_add(std::uint64_t wr_id);
 
+    bool client_rnr();
+    bool server_rnr();
+
     bool client_srq();
     bool server_srq();
     bool post_srq_recv(std::uint32_t i);
@@ -239,6 +249,11 @@ bool End::setup() {
     params_.timeout = 12; // 17 ms, retried 7 times
     if (server_ && opt_.test == "rd-atomic")
         params_.rd_atomic = 0; // granted per round (Req::Grant)
+    if (opt_.test == "rnr-progress") {
+        params_.min_rnr_timer = kRnrTimer; // the server's: what its RNR NAKs ask for
+        params_.rnr_retry = 1;             // the client's
+        params_.timeout = 18; // 1.07 s: no retransmit (and second RNR NAK) before the RNR delay
+    }
     mem_ = tool::Buffer(kRegion + 2 * kGuard);
     if (server_ && srq_case()) {
         ibv_srq_init_attr init{};
@@ -752,6 +767,45 @@ bool End::client_rd_atomic() {
     return ok;
 }
 
+// ---- rnr-progress: RNR retries are counted per message ----
+
+bool End::server_rnr() {
+    if (!exchange_and_connect())
+        return false;
+    bool ok = true;
+    for (std::uint32_t k = 0; ok && k < kRnrMessages; k++) {
+        // the client's message k is already here and refused: the receive comes well inside
+        // the RNR delay its NAK asked for
+        std::this_thread::sleep_for(kRnrPost);
+        ok = post_recv(k);
+        const std::vector<ibv_wc> wc =
+                tool::poll_completions(cq_.get(), 1, std::chrono::seconds(10));
+        ok = check(ok && wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == k,
+                   "message %u landed in receive %u", k, k) &&
+             ok;
+    }
+    Msg m;
+    return recv(m) && m.req == Req::Bye && ok;
+}
+
+bool End::client_rnr() {
+    if (!exchange_and_connect())
+        return false;
+    bool ok = true;
+    for (std::uint32_t k = 0; ok && k < kRnrMessages; k++) {
+        ok = post(IBV_WR_SEND, k, 0, 64, 0, 0);
+        const std::vector<ibv_wc> wc =
+                tool::poll_completions(cq_.get(), 1, std::chrono::seconds(10));
+        ok = check(ok && wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS,
+                   "SEND %u completed (%s) with one RNR retry allowed per message", k,
+                   wc.empty() ? "no completion" : ibv_wc_status_str(wc[0].status)) &&
+             ok;
+    }
+    Msg bye{.req = Req::Bye, .arg = 0, .val = 0};
+    send(bye);
+    return ok;
+}
+
 // ---- srq: receives from a shared receive queue, its limit event, LAST_WQE_REACHED ----
 
 std::uint64_t srq_message_key(std::uint32_t k) {
@@ -872,6 +926,8 @@ int End::run() {
         ok = server_ ? server_access() : client_mr_churn();
     else if (opt_.test == "rd-atomic")
         ok = server_ ? server_access() : client_rd_atomic();
+    else if (opt_.test == "rnr-progress")
+        ok = server_ ? server_rnr() : client_rnr();
     else if (srq_case())
         ok = server_ ? server_srq() : client_srq();
     else
@@ -900,9 +956,9 @@ int bad_input_main(std::span<char *> args) {
     }
     if (o.device.empty() || pos.empty() || pos.size() > 2 ||
         (pos[0] != "access" && pos[0] != "flush" && pos[0] != "srq" && pos[0] != "rd-atomic" &&
-         pos[0] != "mr-churn")) {
+         pos[0] != "mr-churn" && pos[0] != "rnr-progress")) {
         std::fprintf(stderr, "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] "
-                             "access|flush|srq|rd-atomic|mr-churn "
+                             "access|flush|srq|rd-atomic|mr-churn|rnr-progress "
                              "[SERVER]\n");
         return 2;
     }

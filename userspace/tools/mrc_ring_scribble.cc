@@ -24,6 +24,10 @@
 //                  address) with receive PSN 0; it prints "qpn N" and waits 10 s for the test
 //                  to send it, from the peer, a SEND at PSN 0 naming receive WQE 2: WQE 2 must
 //                  not complete ahead of WQE 0 (the QP goes to ERR, WQE 0 flushes first).
+//     read-target  a 4 MiB region open to remote READ and a QP connected to PEER_GID with
+//                  receive PSN 0; it prints "qpn N", "va V" and "rkey K" and keeps them for
+//                  10 s while the test forges READ_REQs at them from the peer and counts
+//                  what the responder sends back.
 //
 // The rings are found in /proc/self/maps (the provider maps them from the uverbs device); the
 // SQ is the mapping whose first slots hold two marker WQEs posted while the QP is in RESET.
@@ -199,6 +203,7 @@ private:
     bool mr_churn();
     bool rsn_ahead();
     bool read_flood();
+    bool read_target();
     int count_async(ibv_event_type type, std::chrono::milliseconds limit);
 
     std::string device_;
@@ -511,6 +516,23 @@ bool Scribbler::rsn_ahead() {
                  "no receive completed ahead of WQE 0, which flushed");
 }
 
+bool Scribbler::read_target() {
+    constexpr std::size_t kTarget = 4U << 20;
+    if (!setup(16))
+        return false;
+    tool::Buffer target(kTarget);
+    const tool::Mr mr = tool::register_mr(pd_.get(), target.data(), kTarget,
+                                          IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+    const tool::QpInfo remote{.qpn = kAbsentQpn, .psn = 0, .gid = peer_};
+    const tool::ConnectParams p{.gid_index = gid_, .mtu = port_.mtu};
+    if (!check(mr && tool::connect_qp(qp_.get(), remote, 0, p) == 0, "READ target, QP in RTS"))
+        return false;
+    std::printf("qpn %u\nva %" PRIu64 "\nrkey %u\n", qp_->qp_num, target.addr(), mr->rkey);
+    std::fflush(stdout);
+    std::this_thread::sleep_for(10s);
+    return true;
+}
+
 int Scribbler::run(const std::string &test) {
     bool ok = false;
     if (test == "sq-rewind")
@@ -529,6 +551,8 @@ int Scribbler::run(const std::string &test) {
         ok = rsn_ahead();
     else if (test == "read-flood")
         ok = read_flood();
+    else if (test == "read-target")
+        ok = read_target();
     else {
         std::fprintf(stderr, "mrc_ring_scribble: unknown case %s\n", test.c_str());
         return 2;
