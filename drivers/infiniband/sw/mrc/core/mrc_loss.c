@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Loss detection by send time and a reordering window that adapts
+ * (mrc_loss.h says why and how).
+ */
+#include "mrc_loss.h"
+#include "mrc_psn.h"
+
+#define MRC_LOSS_NO_RTT	0xffffffffU
+
+int mrc_loss_init(struct mrc_loss *l, const struct mrc_loss_params *p, uint64_t now_ns)
+{
+	if (!p->initial_rtt_ns || p->initial_rtt_ns > MRC_LOSS_MAX_RTT_NS ||
+	    p->min_reo_ns > MRC_LOSS_MAX_RTT_NS || p->tlp_min_ns > MRC_LOSS_MAX_RTT_NS)
+		return -MRC_EINVAL;
+	memset(l, 0, sizeof(*l));
+	l->p = *p;
+	l->epoch_min_ns = MRC_LOSS_NO_RTT;
+	l->prev_min_ns = MRC_LOSS_NO_RTT;
+	l->epoch_start_ns = now_ns;
+	/* until the long paths have answered, assume they are as long as the initial RTT */
+	l->rtt_hi_ns = p->initial_rtt_ns;
+	l->reo_mult = 1;
+	return 0;
+}
+
+static uint32_t mrc_loss_clamp_rtt(uint64_t sent_ns, uint64_t now_ns)
+{
+	if (now_ns <= sent_ns)
+		return 0;
+	if (now_ns - sent_ns > MRC_LOSS_MAX_RTT_NS)
+		return MRC_LOSS_MAX_RTT_NS;
+	return (uint32_t)(now_ns - sent_ns);
+}
+
+/*
+ * The smoothed RTT (RFC 6298's 1/8, in a form that cannot overflow 32 bits),
+ * the windowed minimum, and a high-water mark that jumps to every higher
+ * sample and sinks towards lower ones by 1/64 of the difference each: the
+ * longest path in use stays in it, a queueing spike fades within a few
+ * hundred samples.
+ */
+static void mrc_loss_sample(struct mrc_loss *l, uint32_t rtt_ns, uint64_t now_ns)
+{
+	if (now_ns - l->epoch_start_ns >= MRC_LOSS_MIN_RTT_EPOCH_NS) {
+		l->prev_min_ns = l->epoch_min_ns;
+		l->epoch_min_ns = MRC_LOSS_NO_RTT;
+		l->epoch_start_ns = now_ns;
+	}
+	if (rtt_ns < l->epoch_min_ns)
+		l->epoch_min_ns = rtt_ns;
+	if (rtt_ns > l->rtt_hi_ns)
+		l->rtt_hi_ns = rtt_ns;
+	else
+		l->rtt_hi_ns -= (l->rtt_hi_ns - rtt_ns) / 64;
+
+	if (!l->srtt_ns)
+		l->srtt_ns = rtt_ns;
+	else
+		l->srtt_ns = l->srtt_ns - l->srtt_ns / 8 + rtt_ns / 8;
+	if (!l->srtt_ns)
+		l->srtt_ns = 1;
+}
+
+uint32_t mrc_loss_min_rtt(const struct mrc_loss *l)
+{
+	uint32_t m = l->epoch_min_ns < l->prev_min_ns ? l->epoch_min_ns : l->prev_min_ns;
+
+	return m == MRC_LOSS_NO_RTT ? l->p.initial_rtt_ns : m;
+}
+
+/* Was (a_ns, a_psn) sent after (b_ns, b_psn)? PSN order breaks ties of the clock. */
+static bool mrc_loss_sent_after(uint64_t a_ns, uint32_t a_psn, uint64_t b_ns, uint32_t b_psn)
+{
+	return a_ns > b_ns || (a_ns == b_ns && mrc_psn_after(a_psn, b_psn));
+}
+
+void mrc_loss_on_acked(struct mrc_loss *l, uint32_t psn, uint64_t sent_ns, uint64_t now_ns,
+		       bool resent)
+{
+	uint32_t rtt = mrc_loss_clamp_rtt(sent_ns, now_ns);
+
+	if (resent) {
+		/*
+		 * Sooner than any round trip after the last copy left: the
+		 * ACK is for an earlier copy, and says nothing about what was
+		 * sent with the last one.
+		 */
+		if (rtt < mrc_loss_min_rtt(l))
+			return;
+	} else {
+		mrc_loss_sample(l, rtt, now_ns);
+	}
+	if (!l->rack_valid || mrc_loss_sent_after(sent_ns, psn, l->rack_sent_ns, l->rack_psn)) {
+		l->rack_sent_ns = sent_ns;
+		l->rack_psn = psn;
+		l->rack_rtt_ns = rtt;
+		l->rack_valid = true;
+	}
+}
+
+/*
+ * A quarter of the minimum RTT (RACK's allowance for reordering among paths
+ * of one length) on top of the spread between the longest path in use and
+ * the shortest: a packet on the longest may arrive that much after one sent
+ * later on the shortest. Widened by spurious resends, up to the larger of
+ * the smoothed RTT and the longest path's.
+ */
+uint32_t mrc_loss_reo_wnd(const struct mrc_loss *l)
+{
+	uint32_t min_rtt = mrc_loss_min_rtt(l);
+	uint32_t spread = l->rtt_hi_ns > min_rtt ? l->rtt_hi_ns - min_rtt : 0;
+	uint32_t base = min_rtt / 4 + spread;
+	uint32_t cap = l->srtt_ns ? l->srtt_ns : l->p.initial_rtt_ns;
+	uint64_t wnd;
+
+	/* RACK stops at the smoothed RTT; sprayed, the longest path's RTT may be more */
+	if (l->rtt_hi_ns > cap)
+		cap = l->rtt_hi_ns;
+
+	if (l->p.min_reo_ns > base)
+		base = l->p.min_reo_ns;
+	if (l->p.min_reo_ns > cap)
+		cap = l->p.min_reo_ns;
+	wnd = (uint64_t)base * l->reo_mult;
+	return wnd < cap ? (uint32_t)wnd : cap;
+}
+
+enum mrc_loss_verdict mrc_loss_check(const struct mrc_loss *l, uint32_t psn, uint64_t sent_ns,
+				     uint64_t now_ns, uint64_t *deadline_ns)
+{
+	uint64_t deadline;
+
+	if (!l->rack_valid || !mrc_loss_sent_after(l->rack_sent_ns, l->rack_psn, sent_ns, psn))
+		return MRC_LOSS_NO_EVIDENCE;
+	/* it should have arrived about one RTT after it left, as the later one did */
+	deadline = sent_ns + l->rack_rtt_ns + mrc_loss_reo_wnd(l);
+	*deadline_ns = deadline;
+	return now_ns >= deadline ? MRC_LOSS_LOST : MRC_LOSS_WAIT;
+}
+
+void mrc_loss_on_spurious(struct mrc_loss *l)
+{
+	l->spurious++;
+	l->clean_recoveries = 0;
+	if (l->reo_mult < MRC_LOSS_REO_MAX_MULT)
+		l->reo_mult *= 2;
+}
+
+void mrc_loss_on_recovered(struct mrc_loss *l)
+{
+	if (++l->clean_recoveries < MRC_LOSS_REO_DECAY)
+		return;
+	l->clean_recoveries = 0;
+	if (l->reo_mult > 1)
+		l->reo_mult /= 2;
+}
+
+uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns)
+{
+	uint32_t srtt = l->srtt_ns ? l->srtt_ns : l->p.initial_rtt_ns;
+	uint64_t pto = 2ULL * srtt;
+
+	if (pto < l->p.tlp_min_ns)
+		pto = l->p.tlp_min_ns;
+	return last_sent_ns + pto;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Loss detection by time, across EVs: when is an unacknowledged packet lost?
+ *
+ * Sprayed packets take paths of different lengths, so PSN order says little
+ * about loss: a hole 16 PSNs deep may be a packet still on a longer path.
+ * Send order plus time says more (RACK, RFC 8985): once a packet sent after
+ * P has been acknowledged, P should have arrived within about one round trip
+ * of its own send; if it is still missing a reordering window later, it is
+ * lost. Which EV either packet took does not matter, so the first ACK of a
+ * later packet on any healthy EV starts the clock for every packet before
+ * it, on every EV, dead ones included.
+ *
+ * The reordering window adapts: a quarter of the minimum RTT plus the
+ * recent spread of RTTs (a path set's lengths differ, a VM's CPUs reorder),
+ * never more than the smoothed or the longest path's RTT, doubled each time a resend proves
+ * spurious (the peer saw both copies), halved again after recoveries
+ * without one. A tail-loss probe covers the case RACK cannot:
+ * the last packets of a burst are lost and nothing after them is ACKed.
+ *
+ * The estimator keeps its own RTT state (smoothed, windowed minimum, a high
+ * water mark that forgets slowly)
+ * from the samples the caller feeds it: packets sent once only (Karn).
+ * Times are nanoseconds of the caller's monotonic clock; RTTs are clamped
+ * to MRC_LOSS_MAX_RTT_NS so they fit 32 bits. Nothing here allocates,
+ * locks or divides 64-bit values. The caller walks its own per-PSN records
+ * and asks mrc_loss_check() about each one; the earliest deadline it is
+ * given is when to look again (an hrtimer in the kernel).
+ */
+#ifndef MRC_LOSS_H
+#define MRC_LOSS_H
+
+#include "mrc_core_compat.h"
+
+#define MRC_LOSS_MAX_RTT_NS	(1000U * 1000 * 1000)
+/* The minimum RTT is the least sample of this epoch and the one before. */
+#define MRC_LOSS_MIN_RTT_EPOCH_NS	(10ULL * 1000 * 1000 * 1000)
+/* The reordering window grows to at most this many times its base. */
+#define MRC_LOSS_REO_MAX_MULT	16U
+/* Recoveries without a spurious resend before the multiplier steps down. */
+#define MRC_LOSS_REO_DECAY	16U
+
+struct mrc_loss_params {
+	uint32_t initial_rtt_ns;	/* until the first sample */
+	uint32_t min_reo_ns;		/* floor of the reordering window */
+	uint32_t tlp_min_ns;		/* floor of the tail-loss probe delay */
+};
+
+struct mrc_loss {
+	struct mrc_loss_params p;
+	/* the most recently sent packet known to have arrived */
+	uint64_t rack_sent_ns;
+	uint32_t rack_psn;
+	uint32_t rack_rtt_ns;
+	bool rack_valid;
+	/* round-trip estimator */
+	uint32_t srtt_ns;		/* 0 until the first sample */
+	uint32_t rtt_hi_ns;		/* the longest path's RTT, roughly */
+	uint32_t epoch_min_ns;
+	uint32_t prev_min_ns;
+	uint64_t epoch_start_ns;
+	/* reordering window */
+	uint32_t reo_mult;		/* 1 .. MRC_LOSS_REO_MAX_MULT */
+	uint32_t clean_recoveries;	/* since the last spurious resend */
+	/* what happened, for the QP's statistics */
+	uint32_t spurious;
+};
+
+enum mrc_loss_verdict {
+	MRC_LOSS_NO_EVIDENCE,	/* nothing sent after it has arrived yet */
+	MRC_LOSS_WAIT,		/* later packets arrived: lost at *deadline */
+	MRC_LOSS_LOST,
+};
+
+int mrc_loss_init(struct mrc_loss *l, const struct mrc_loss_params *p, uint64_t now_ns);
+
+/*
+ * PSN @psn, whose last copy left at @sent_ns, is acknowledged at @now_ns.
+ * @resent: it had more than one copy, so its RTT is ambiguous (no sample;
+ * it still moves the send-order clock when the copy plausibly arrived).
+ */
+void mrc_loss_on_acked(struct mrc_loss *l, uint32_t psn, uint64_t sent_ns, uint64_t now_ns,
+		       bool resent);
+
+/* Is the unacknowledged PSN @psn, last sent at @sent_ns, lost at @now_ns? */
+enum mrc_loss_verdict mrc_loss_check(const struct mrc_loss *l, uint32_t psn, uint64_t sent_ns,
+				     uint64_t now_ns, uint64_t *deadline_ns);
+
+/* The peer received a resent PSN twice: the resend was spurious. */
+void mrc_loss_on_spurious(struct mrc_loss *l);
+
+/* Everything lost in a recovery episode is acknowledged, nothing twice. */
+void mrc_loss_on_recovered(struct mrc_loss *l);
+
+/* The reordering window now, in nanoseconds. */
+uint32_t mrc_loss_reo_wnd(const struct mrc_loss *l);
+
+/* The least RTT of the last two epochs (the initial RTT before a sample). */
+uint32_t mrc_loss_min_rtt(const struct mrc_loss *l);
+
+/*
+ * When to send a tail-loss probe if nothing is acknowledged after the
+ * packet sent last, at @last_sent_ns: two smoothed RTTs after it.
+ */
+uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns);
+
+#endif /* MRC_LOSS_H */
