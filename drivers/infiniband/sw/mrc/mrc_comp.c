@@ -38,6 +38,7 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 struct mrc_comp_acked {
 	u32 pkts;
 	u64 newest_sent_ns;	/* latest send among copies sent once; 0: none */
+	u32 newest_psn;		/* that copy's PSN */
 	u16 newest_ev;		/* the EV that copy took */
 };
 
@@ -52,6 +53,7 @@ static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_comp_ack
 	acked->pkts++;
 	if (!rec->resent && rec->sent_ns > acked->newest_sent_ns) {
 		acked->newest_sent_ns = rec->sent_ns;
+		acked->newest_psn = psn;
 		acked->newest_ev = rec->ev;
 	}
 	if (rec->account)
@@ -64,6 +66,8 @@ static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_comp_ack
  * The congestion window hears how many, and the round trip of the copy
  * sent last among them: the one the ACK answers most directly (earlier
  * ones may have waited for the delayed ACK, resent ones are ambiguous).
+ * Loss detection hears of that copy too: it is the newest evidence of
+ * what should have arrived.
  */
 static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sack *sack)
 {
@@ -90,6 +94,10 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 	mrc_cc_on_ack(&qp->req.cc, acked.pkts, rtt, now);
 	if (rtt)
 		mrc_path_rtt_sample(qp->path, acked.newest_ev, rtt);
+	/* what was sent before that copy should have arrived by now, too */
+	if (acked.newest_sent_ns)
+		mrc_loss_on_acked(&qp->req.loss, acked.newest_psn, acked.newest_sent_ns, now,
+				  false);
 }
 
 /* Apply an ACK (or a NAK's ACK part); false when it fails validation. */

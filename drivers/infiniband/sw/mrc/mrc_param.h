@@ -55,6 +55,12 @@
 #define MRC_CC_MIN_CWND		8
 #define MRC_CC_TARGET_DELAY_US	1000
 
+/*
+ * Loss detection (core/mrc_loss.h): the reordering window's floor, a few
+ * packets' serialization on a slow path plus a kernel's scheduling noise.
+ */
+#define MRC_LOSS_MIN_REO_NS	(50U * 1000)
+
 /* local ACK timeout used when a QP asks for "infinite" (0): 67 ms */
 #define MRC_DEFAULT_TIMEOUT	14
 

@@ -7,6 +7,7 @@
 #ifndef MRC_QP_H
 #define MRC_QP_H
 
+#include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -16,6 +17,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "core/mrc_cc.h"
+#include "core/mrc_loss.h"
 #include "core/mrc_path_set.h"
 #include "core/mrc_rx_window.h"
 #include "core/mrc_tx_window.h"
@@ -67,6 +69,7 @@ struct mrc_req {
 	spinlock_t lock;
 	struct mrc_tx_window txw;
 	struct mrc_cc cc;		/* how much of txw may be in flight */
+	struct mrc_loss loss;		/* when a PSN in flight is lost */
 	u64 *txw_map;
 	struct mrc_tx_rec *rec;		/* per PSN slot */
 	struct mrc_ev_cursor cursor;	/* the QP's walk over its EVs */
@@ -92,6 +95,7 @@ struct mrc_req {
 	u64 tx_retransmits;
 	u64 tx_timeouts;		/* retransmit timer expiries with data out */
 	struct timer_list timer;
+	struct hrtimer loss_timer;	/* the next loss deadline (mrc_loss) */
 	struct work_struct work;
 };
 

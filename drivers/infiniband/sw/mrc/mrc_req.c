@@ -24,7 +24,7 @@
 #include "mrc_stats.h"
 
 #define MRC_REQ_BUDGET		64	/* packets per work run */
-#define MRC_REORDER_PSNS	16	/* SACKed this far past a hole: lost */
+#define MRC_LOSS_SCAN		512	/* holes one pass asks mrc_loss about */
 #define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
 #define MRC_REQ_MAX_SPARES	3	/* extra copies of a PSN stuck by timeouts */
 
@@ -41,6 +41,8 @@ MODULE_PARM_DESC(cc_target_delay_us,
 		 "Queueing delay a QP's congestion window tolerates, in us (default 1000)");
 
 static void mrc_req_timer(struct timer_list *t);
+static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t);
+static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns);
 static void mrc_req_work(struct work_struct *work);
 
 static inline u32 mrc_req_slot(const struct mrc_qp *qp, u32 psn)
@@ -75,6 +77,25 @@ static void mrc_req_cc_reset(struct mrc_qp *qp)
 	WARN_ON_ONCE(mrc_cc_init(&qp->req.cc, &p, ktime_get_ns()));
 }
 
+/*
+ * Fresh loss detection: until the first ACKs, the round trip is assumed
+ * to be as long as the QP's ACK timeout allows (capped at the estimator's
+ * second), so no packet is called lost before its paths have answered.
+ */
+static void mrc_req_loss_reset(struct mrc_qp *qp)
+{
+	u32 t = qp->attr.timeout ? qp->attr.timeout : MRC_DEFAULT_TIMEOUT;
+	const struct mrc_loss_params p = {
+		.initial_rtt_ns = (u32)min_t(u64, 4096ULL << min_t(u32, t, 31),
+					     MRC_LOSS_MAX_RTT_NS),
+		.min_reo_ns = MRC_LOSS_MIN_REO_NS,
+		.tlp_min_ns = MRC_LOSS_MIN_REO_NS,
+	};
+
+	WARN_ON_ONCE(mrc_loss_init(&qp->req.loss, &p, ktime_get_ns()));
+	hrtimer_try_to_cancel(&qp->req.loss_timer);
+}
+
 int mrc_req_init(struct mrc_qp *qp)
 {
 	struct mrc_req *req = &qp->req;
@@ -82,6 +103,8 @@ int mrc_req_init(struct mrc_qp *qp)
 
 	spin_lock_init(&req->lock);
 	timer_setup(&req->timer, mrc_req_timer, 0);
+	hrtimer_init(&req->loss_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	req->loss_timer.function = mrc_req_loss_timer;
 	INIT_WORK(&req->work, mrc_req_work);
 
 	req->txw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
@@ -97,6 +120,7 @@ int mrc_req_init(struct mrc_qp *qp)
 	for (i = 0; i < qp->sq.num_slots; i++)
 		req->swqe[i].wqe = (void *)(req->raw + (size_t)i * qp->sq.slot_size);
 	mrc_req_cc_reset(qp);
+	mrc_req_loss_reset(qp);
 	return mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
 				  MRC_WINDOW_WORDS(qp->window), 0);
 }
@@ -123,6 +147,7 @@ void mrc_req_stop(struct mrc_qp *qp)
 	/* qp->dying is set: neither the timer nor the work requeues */
 	cancel_work_sync(&qp->req.work);
 	del_timer_sync(&qp->req.timer);
+	hrtimer_cancel(&qp->req.loss_timer);
 }
 
 static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
@@ -133,6 +158,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	mrc_tx_window_init(&req->txw, qp->window, req->txw_map,
 			   MRC_WINDOW_WORDS(qp->window), psn);
 	mrc_req_cc_reset(qp);
+	mrc_req_loss_reset(qp);
 	req->done = req->send = req->next = mrc_queue_peek_cons(&qp->sq);
 	req->msn = 0;
 	req->rsn = 0;
@@ -623,56 +649,54 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 }
 
 /*
- * Selective retransmission from SACK information: a hole the peer has
- * SACKed MRC_REORDER_PSNS beyond is taken as lost, at most once per RTO/4
- * per PSN -- or at once when its copy rode an EV that no longer carries
- * data (suspect, ASSUMED_BAD or denied since): what is in flight on a
- * failing path goes elsewhere without waiting for its own verdict. A copy
- * sent while no EV carried data waits its RTO/4 like any other: resent at
- * once, it would go out again on every pass, a storm that starves the host.
- *
- * The per-EV rules of Documentation/multipath.rst (time and same-EV gap,
- * in the core) are not used yet: on a VM's veth one QP's packets pass
- * through two CPUs' backlog queues and arrive milliseconds out of order,
- * and a fixed reordering window doubled the spurious resends; they wait
- * for a window that adapts to the reordering seen.
+ * Selective retransmission: a hole is lost once mrc_loss says so (a packet
+ * sent after it was acknowledged, on any EV, and a reordering window has
+ * passed since it should have arrived), or at once when its copy rode an
+ * EV that no longer carries data (suspect, ASSUMED_BAD or denied since):
+ * what is in flight on a failing path goes elsewhere without waiting for
+ * its own verdict. A copy sent while no EV carried data is judged by time
+ * like any other: resent at once, it would go out again on every pass.
+ * The earliest deadline of a hole not lost yet arms the loss timer.
  */
 static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 {
 	struct mrc_req *req = &qp->req;
-	unsigned long rto = mrc_req_rto(qp);
-	u32 psn;
+	u64 now = ktime_get_ns(), next = 0, deadline;
+	u32 psn, scanned = 0;
 
 	if (!mrc_tx_window_holes(&req->txw))
 		return budget;
 	mrc_tx_window_for_each_hole(&req->txw, psn) {
 		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
+		enum mrc_loss_verdict v;
 
-		if (budget <= 0)
+		if (budget <= 0 || ++scanned > MRC_LOSS_SCAN)
 			break;
-		if (req->txw.sack_next - psn <= MRC_REORDER_PSNS)
-			break;
-		if (time_before(jiffies, rec->sent_at + rto / 4 + 1) &&
-		    (rec->fallback || mrc_path_ev_usable(qp->path, rec->ev)))
-			continue;
+		if (rec->fallback || mrc_path_ev_usable(qp->path, rec->ev)) {
+			v = mrc_loss_check(&req->loss, psn, rec->sent_ns, now, &deadline);
+			if (v == MRC_LOSS_WAIT && (!next || deadline < next))
+				next = deadline;
+			if (v != MRC_LOSS_LOST)
+				continue;
+		}
 		mrc_req_resend_lost(qp, psn);
 		budget--;
 	}
+	if (next)
+		mrc_req_arm_loss_timer(qp, next);
 	return budget;
 }
 
 /*
  * Whether an ACK or response leaves the requester something to do: WQEs
- * waiting for window or READ/atomic credit, or a hole ripe for fast
- * retransmission. Timeouts and RNR back-offs come with their timer.
+ * waiting for window or READ/atomic credit, or holes for loss detection
+ * to judge. Timeouts and RNR back-offs come with their timer.
  */
 bool mrc_req_has_work(const struct mrc_qp *qp)
 {
 	const struct mrc_req *req = &qp->req;
 
-	return req->send != req->next ||
-	       (mrc_tx_window_holes(&req->txw) &&
-		req->txw.sack_next - mrc_tx_window_una(&req->txw) > MRC_REORDER_PSNS);
+	return req->send != req->next || mrc_tx_window_holes(&req->txw);
 }
 
 /* READ/atomic WQEs whose requests arrived but whose responses did not. */
@@ -807,6 +831,24 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 			mrc_req_send_psn_again(qp, una, MRC_TX_SPARE);
 	}
 	return mrc_req_rerequest(qp, budget);
+}
+
+/* Arm the loss timer for @deadline_ns, unless it fires before that anyway. */
+static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
+{
+	struct hrtimer *t = &qp->req.loss_timer;
+	ktime_t when = ns_to_ktime(deadline_ns);
+
+	if (hrtimer_is_queued(t) && !ktime_after(hrtimer_get_expires(t), when))
+		return;
+	hrtimer_start(t, when, HRTIMER_MODE_ABS_SOFT);
+}
+
+/* A hole's reordering window has passed: a pass decides what is lost. */
+static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
+{
+	mrc_req_kick(container_of(t, struct mrc_qp, req.loss_timer));
+	return HRTIMER_NORESTART;
 }
 
 static void mrc_req_timer(struct timer_list *t)
@@ -1003,5 +1045,6 @@ void mrc_req_flush(struct mrc_qp *qp)
 	req->rd_atomic = 0;
 	mrc_read_track_init(req->reads);
 	del_timer(&req->timer);
+	hrtimer_try_to_cancel(&req->loss_timer);
 	spin_unlock_bh(&req->lock);
 }
