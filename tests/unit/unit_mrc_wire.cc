@@ -284,7 +284,7 @@ TEST(mrc_wire_check, unknown_opcode) {
 }
 
 TEST(mrc_wire_check, reserved_flag_bits) {
-    for (unsigned int bit = 0; bit < 4; bit++) {
+    for (unsigned int bit = 0; bit < 3; bit++) {
         mrc_pkt_hdr hdr = minimal_hdr(MRC_OP_SEND);
 
         hdr.flags = static_cast<uint8_t>(1U << bit);
@@ -317,6 +317,16 @@ TEST(mrc_wire_check, ce_echo_only_on_acks) {
         mrc_pkt_hdr hdr = minimal_hdr(op);
 
         hdr.flags = MRC_WIRE_F_CE_ECHO;
+        EXPECT_EQ(op == MRC_OP_ACK ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr))
+                << mrc_opcode_name(op);
+    }
+}
+
+TEST(mrc_wire_check, dup_only_on_acks) {
+    for (const uint8_t op : kAllOpcodes) {
+        mrc_pkt_hdr hdr = minimal_hdr(op);
+
+        hdr.flags = MRC_WIRE_F_DUP;
         EXPECT_EQ(op == MRC_OP_ACK ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr))
                 << mrc_opcode_name(op);
     }

@@ -100,6 +100,28 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 				  false);
 }
 
+/*
+ * The peer received PSN @psn twice. If we resent it, the resend was
+ * spurious: the reordering window was too small, and widens. Only a PSN
+ * whose record is still its own (within a window of nxt) is looked at, and
+ * each once.
+ */
+static void mrc_comp_dup_heard(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *req = &qp->req;
+	u32 nxt = mrc_tx_window_nxt(&req->txw);
+	struct mrc_tx_rec *rec;
+
+	if (!mrc_psn_before(psn, nxt) || nxt - psn > qp->window)
+		return;
+	rec = &req->rec[psn & (qp->window - 1)];
+	if (!rec->resent || rec->dup_heard)
+		return;
+	rec->dup_heard = 1;
+	mrc_loss_on_spurious(&req->loss);
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_SPURIOUS_RESENDS);
+}
+
 /* Apply an ACK (or a NAK's ACK part); false when it fails validation. */
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 {
@@ -123,6 +145,8 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	/* the EV echo names the packet that came marked (answered at once) */
 	if (hdr->flags & MRC_WIRE_F_CE_ECHO)
 		mrc_path_ce_mark(qp->path, hdr->ack.ev);
+	if (hdr->flags & MRC_WIRE_F_DUP)
+		mrc_comp_dup_heard(qp, hdr->psn);
 	return true;
 }
 

@@ -62,6 +62,7 @@ struct mrc_tx_rec {
 	u8 acked;
 	u8 resent;			/* no RTT sample: which copy was acked? */
 	u8 fallback;			/* sent on an EV not usable: none was */
+	u8 dup_heard;			/* the peer said it got this PSN twice */
 };
 
 /* Requester and completer state, under @lock. */
@@ -166,6 +167,8 @@ struct mrc_resp {
 	struct mrc_ev_tx ack_back;	/* ... to the ack_turn-th of this batch */
 	u32 ack_turn;			/* which packet of a batch its ACK retraces */
 	bool ce_seen;			/* one of them came CE-marked: echo it */
+	bool dup_seen;			/* a PSN came again: the next ACK says which */
+	u32 dup_psn;
 	struct mrc_read_job *reads;	/* ring of READ jobs, then one of repeats */
 	u32 read_head, read_tail;
 	u32 again_head, again_tail;	/* repeated READs: served first */

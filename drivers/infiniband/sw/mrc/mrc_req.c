@@ -446,6 +446,7 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_ki
 		rec->fallback = !pick->usable;
 		rec->account = !i;
 		rec->acked = 0;
+		rec->dup_heard = 0;
 	}
 }
 

@@ -130,6 +130,7 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 	resp->msn_done = 0;
 	resp->since_ack = 0;
 	resp->ce_seen = false;
+	resp->dup_seen = false;
 	resp->read_head = resp->read_tail = 0;
 	resp->again_head = resp->again_tail = 0;
 	memset(resp->atomics, 0, MRC_RESP_ATOMICS * sizeof(*resp->atomics));
@@ -177,12 +178,18 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	void *payload;
 
 	hdr.opcode = nak ? MRC_OP_NAK : MRC_OP_ACK;
-	if (!nak && resp->ce_seen) {
-		hdr.flags = MRC_WIRE_F_CE_ECHO;
-		resp->ce_seen = false;
-	}
 	hdr.dest_qpn = qp->attr.dest_qp_num;
 	hdr.psn = nak ? nak_psn : mrc_rx_window_cum(&resp->rxw);
+	if (!nak && resp->ce_seen) {
+		hdr.flags |= MRC_WIRE_F_CE_ECHO;
+		resp->ce_seen = false;
+	}
+	/* the sender learns its resend of that PSN was spurious */
+	if (!nak && resp->dup_seen) {
+		hdr.flags |= MRC_WIRE_F_DUP;
+		hdr.psn = resp->dup_psn;
+		resp->dup_seen = false;
+	}
 	hdr.ack.msn = resp->msn_done - 1;	/* last completed; ~0 before any */
 	hdr.ack.ev = ev;
 	hdr.ack.nak_code = nak;
@@ -768,6 +775,8 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 	if (dup) {
 		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
+		resp->dup_seen = true;
+		resp->dup_psn = psn;
 		mrc_resp_duplicate(qp, hdr, ev);
 		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
 		/*

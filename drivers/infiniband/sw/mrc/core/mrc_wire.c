@@ -93,7 +93,7 @@ static const struct mrc_op_info mrc_ops[] = {
 	MRC_OP(ATOMIC_CSWAP, MRC_SH_ATOMIC, MRC_F_REQ, true, false),
 	MRC_OP(ATOMIC_FADD, MRC_SH_ATOMIC, MRC_F_REQ, true, false),
 	MRC_OP(ATOMIC_RESP, MRC_SH_ATOMIC_RESP, 0, false, false),
-	MRC_OP(ACK, MRC_SH_ACK_OP, MRC_WIRE_F_CE_ECHO, false, false),
+	MRC_OP(ACK, MRC_SH_ACK_OP, MRC_WIRE_F_CE_ECHO | MRC_WIRE_F_DUP, false, false),
 	MRC_OP(NAK, MRC_SH_NAK_OP, 0, false, false),
 	MRC_OP(PROBE, MRC_SH_PROBE_OP, MRC_WIRE_F_REPLY_COPIES, false, false),
 	MRC_OP(PROBE_REPLY, MRC_SH_PROBE_OP, 0, false, false),

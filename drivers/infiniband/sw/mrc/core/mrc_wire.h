@@ -73,8 +73,9 @@
 #define MRC_WIRE_F_SOLICITED	0x40U	/* SEND*, WRITE_IMM: solicited event */
 #define MRC_WIRE_F_CE_ECHO	0x20U	/* ACK: a request since the last ACK came CE-marked */
 #define MRC_WIRE_F_REPLY_COPIES	0x10U	/* PROBE: answer with copies over several EVs */
+#define MRC_WIRE_F_DUP		0x08U	/* ACK: its PSN had arrived before */
 #define MRC_WIRE_F_ALL		(MRC_WIRE_F_ACK_REQ | MRC_WIRE_F_SOLICITED | MRC_WIRE_F_CE_ECHO | \
-				 MRC_WIRE_F_REPLY_COPIES)
+				 MRC_WIRE_F_REPLY_COPIES | MRC_WIRE_F_DUP)
 
 enum mrc_opcode {
 	MRC_OP_SEND		= 0x01,
