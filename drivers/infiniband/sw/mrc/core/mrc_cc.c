@@ -26,22 +26,14 @@ int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_n
 	memset(cc, 0, sizeof(*cc));
 	cc->p = *p;
 	cc->cwnd = p->init_cwnd << MRC_CC_SHIFT;
-	cc->epoch_min_ns = MRC_CC_NO_RTT;
-	cc->prev_min_ns = MRC_CC_NO_RTT;
-	cc->epoch_start_ns = now_ns;
+	mrc_rtt_min_init(&cc->base, now_ns);
 	cc->ssthresh = 0xffffffffU;
 	return 0;
 }
 
 static void mrc_cc_sample(struct mrc_cc *cc, uint32_t rtt_ns, uint64_t now_ns)
 {
-	if (now_ns - cc->epoch_start_ns >= MRC_CC_BASE_EPOCH_NS) {
-		cc->prev_min_ns = cc->epoch_min_ns;
-		cc->epoch_min_ns = MRC_CC_NO_RTT;
-		cc->epoch_start_ns = now_ns;
-	}
-	if (rtt_ns < cc->epoch_min_ns)
-		cc->epoch_min_ns = rtt_ns;
+	mrc_rtt_min_sample(&cc->base, rtt_ns, now_ns, MRC_CC_BASE_EPOCH_NS);
 	if (!cc->srtt_ns)
 		cc->srtt_ns = rtt_ns;
 	else

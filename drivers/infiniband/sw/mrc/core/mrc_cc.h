@@ -26,15 +26,13 @@
 #define MRC_CC_H
 
 #include "mrc_core_compat.h"
+#include "mrc_rtt_min.h"
 
 /* The window is fixed point: packets << MRC_CC_SHIFT. */
 #define MRC_CC_SHIFT		10U
 
 /* The base RTT is the minimum over this epoch and the previous one. */
 #define MRC_CC_BASE_EPOCH_NS	(10ULL * 1000 * 1000 * 1000)
-
-/* The epoch minimum before its first sample. */
-#define MRC_CC_NO_RTT		0xffffffffU
 
 /* Round-trip samples are clamped to this (a second), so sums fit 32 bits. */
 #define MRC_CC_MAX_RTT_NS	(1000U * 1000 * 1000)
@@ -50,9 +48,7 @@ struct mrc_cc {
 	struct mrc_cc_params p;
 	uint32_t cwnd;			/* fixed point */
 	uint32_t srtt_ns;		/* 0 until the first sample */
-	uint32_t epoch_min_ns;
-	uint32_t prev_min_ns;
-	uint64_t epoch_start_ns;
+	struct mrc_rtt_min base;	/* the base RTT's samples */
 	uint64_t hold_until_ns;		/* no decrease before this */
 	uint32_t ssthresh;		/* fixed point: slow start below it */
 	/* what happened, for the QP's statistics */
@@ -81,10 +77,9 @@ static inline bool mrc_cc_in_slow_start(const struct mrc_cc *cc)
 /* The lowest round trip of the last two epochs; 0 before any sample. */
 static inline uint32_t mrc_cc_base_rtt(const struct mrc_cc *cc)
 {
-	uint32_t base = cc->epoch_min_ns < cc->prev_min_ns ? cc->epoch_min_ns
-							   : cc->prev_min_ns;
+	uint32_t base = mrc_rtt_min_get(&cc->base);
 
-	return base == MRC_CC_NO_RTT ? 0 : base;
+	return base == MRC_RTT_MIN_NONE ? 0 : base;
 }
 
 /*

@@ -6,8 +6,6 @@
 #include "mrc_loss.h"
 #include "mrc_psn.h"
 
-#define MRC_LOSS_NO_RTT	0xffffffffU
-
 int mrc_loss_init(struct mrc_loss *l, const struct mrc_loss_params *p, uint64_t now_ns)
 {
 	if (!p->initial_rtt_ns || p->initial_rtt_ns > MRC_LOSS_MAX_RTT_NS ||
@@ -15,9 +13,7 @@ int mrc_loss_init(struct mrc_loss *l, const struct mrc_loss_params *p, uint64_t 
 		return -MRC_EINVAL;
 	memset(l, 0, sizeof(*l));
 	l->p = *p;
-	l->epoch_min_ns = MRC_LOSS_NO_RTT;
-	l->prev_min_ns = MRC_LOSS_NO_RTT;
-	l->epoch_start_ns = now_ns;
+	mrc_rtt_min_init(&l->min, now_ns);
 	/* until the long paths have answered, assume they are as long as the initial RTT */
 	l->rtt_hi_ns = p->initial_rtt_ns;
 	l->reo_mult = 1;
@@ -42,13 +38,7 @@ static uint32_t mrc_loss_clamp_rtt(uint64_t sent_ns, uint64_t now_ns)
  */
 static void mrc_loss_sample(struct mrc_loss *l, uint32_t rtt_ns, uint64_t now_ns)
 {
-	if (now_ns - l->epoch_start_ns >= MRC_LOSS_MIN_RTT_EPOCH_NS) {
-		l->prev_min_ns = l->epoch_min_ns;
-		l->epoch_min_ns = MRC_LOSS_NO_RTT;
-		l->epoch_start_ns = now_ns;
-	}
-	if (rtt_ns < l->epoch_min_ns)
-		l->epoch_min_ns = rtt_ns;
+	mrc_rtt_min_sample(&l->min, rtt_ns, now_ns, MRC_LOSS_MIN_RTT_EPOCH_NS);
 	if (rtt_ns > l->rtt_hi_ns)
 		l->rtt_hi_ns = rtt_ns;
 	else
@@ -64,9 +54,9 @@ static void mrc_loss_sample(struct mrc_loss *l, uint32_t rtt_ns, uint64_t now_ns
 
 uint32_t mrc_loss_min_rtt(const struct mrc_loss *l)
 {
-	uint32_t m = l->epoch_min_ns < l->prev_min_ns ? l->epoch_min_ns : l->prev_min_ns;
+	uint32_t m = mrc_rtt_min_get(&l->min);
 
-	return m == MRC_LOSS_NO_RTT ? l->p.initial_rtt_ns : m;
+	return m == MRC_RTT_MIN_NONE ? l->p.initial_rtt_ns : m;
 }
 
 /* Was (a_ns, a_psn) sent after (b_ns, b_psn)? PSN order breaks ties of the clock. */

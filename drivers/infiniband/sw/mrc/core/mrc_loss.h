@@ -31,6 +31,7 @@
 #define MRC_LOSS_H
 
 #include "mrc_core_compat.h"
+#include "mrc_rtt_min.h"
 
 #define MRC_LOSS_MAX_RTT_NS	(1000U * 1000 * 1000)
 /* The minimum RTT is the least sample of this epoch and the one before. */
@@ -56,9 +57,7 @@ struct mrc_loss {
 	/* round-trip estimator */
 	uint32_t srtt_ns;		/* 0 until the first sample */
 	uint32_t rtt_hi_ns;		/* the longest path's RTT, roughly */
-	uint32_t epoch_min_ns;
-	uint32_t prev_min_ns;
-	uint64_t epoch_start_ns;
+	struct mrc_rtt_min min;
 	/* reordering window */
 	uint32_t reo_mult;		/* 1 .. MRC_LOSS_REO_MAX_MULT */
 	uint32_t clean_recoveries;	/* since the last spurious resend */
