@@ -312,33 +312,25 @@ TEST(mrc_wire_check, ack_req_only_on_requests) {
     }
 }
 
-TEST(mrc_wire_check, ce_echo_only_on_acks) {
-    for (const uint8_t op : kAllOpcodes) {
-        mrc_pkt_hdr hdr = minimal_hdr(op);
+// Each flag that belongs to one opcode is refused on every other.
+TEST(mrc_wire_check, opcode_specific_flags) {
+    struct FlagOwner {
+        uint8_t flag;
+        uint8_t opcode;
+    };
+    constexpr FlagOwner kOwners[] = {
+            {MRC_WIRE_F_CE_ECHO, MRC_OP_ACK},
+            {MRC_WIRE_F_DUP, MRC_OP_ACK},
+            {MRC_WIRE_F_REPLY_COPIES, MRC_OP_PROBE},
+    };
+    for (const FlagOwner &f : kOwners) {
+        for (const uint8_t op : kAllOpcodes) {
+            mrc_pkt_hdr hdr = minimal_hdr(op);
 
-        hdr.flags = MRC_WIRE_F_CE_ECHO;
-        EXPECT_EQ(op == MRC_OP_ACK ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr))
-                << mrc_opcode_name(op);
-    }
-}
-
-TEST(mrc_wire_check, dup_only_on_acks) {
-    for (const uint8_t op : kAllOpcodes) {
-        mrc_pkt_hdr hdr = minimal_hdr(op);
-
-        hdr.flags = MRC_WIRE_F_DUP;
-        EXPECT_EQ(op == MRC_OP_ACK ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr))
-                << mrc_opcode_name(op);
-    }
-}
-
-TEST(mrc_wire_check, reply_copies_only_on_probes) {
-    for (const uint8_t op : kAllOpcodes) {
-        mrc_pkt_hdr hdr = minimal_hdr(op);
-
-        hdr.flags = MRC_WIRE_F_REPLY_COPIES;
-        EXPECT_EQ(op == MRC_OP_PROBE ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr))
-                << mrc_opcode_name(op);
+            hdr.flags = f.flag;
+            EXPECT_EQ(op == f.opcode ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr))
+                    << mrc_opcode_name(op) << " flag " << unsigned{f.flag};
+        }
     }
 }
 
