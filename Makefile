@@ -4,9 +4,10 @@
 #
 #   make            build mrc.ko (W=1) against KDIR
 #   make setup      install build/test dependencies from Debian (idempotent)
-#   make check      setup + module + host unit tests + VM selftests  (the test command)
+#   make check      setup + module + host unit tests + sim + VM selftests  (the test command)
 #   make demo       setup + module + boot the VM and show mrc at work (the demo command)
 #   make unit       host unit tests: protocol core and verbs provider (ASan/UBSan)
+#   make sim        fabric simulator: failover and congestion scenarios of the core (in check)
 #   make userspace  build the rdma-core provider libmrcdv.so.1, mrcctl (and the test tools)
 #   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some, CASES="..." of theirs)
@@ -42,12 +43,12 @@ VERBS_CONFIG_DIR ?= /etc/libibverbs.d
 CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
 .PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install clean help \
-	debug-kernel debug-modules check-debug
+	debug-kernel debug-modules check-debug sim
 
 all: modules
 
 help:
-	@sed -n '3,16p' $(TOP)/Makefile
+	@sed -n '3,17p' $(TOP)/Makefile
 
 setup:
 	@$(TOP)/scripts/setup.sh $(BUILD)
@@ -92,6 +93,16 @@ demo: setup
 	$(MAKE) -C $(TOP) vm-demo
 
 # Not a test: rxe vs mrc perftest table (selftests/bench.sh)
+# The fabric simulator: the core's requester and responder on simulated spines (tests/sim).
+# Optimised and without sanitizers (the unit tests run the same core under ASan/UBSan).
+SIM_BUILD := $(BUILD)/sim
+sim:
+	cmake -S $(TOP) -B $(SIM_BUILD) -G Ninja $(CMAKE_DEPS) -DMRC_SANITIZE=OFF \
+		-DCMAKE_BUILD_TYPE=Release
+	ninja -C $(SIM_BUILD) mrc_sim
+	$(SIM_BUILD)/tests/sim/mrc_sim --xfail $(TOP)/tests/sim/expected_failures.txt \
+		--plot $(SIM_BUILD)/failover.png
+
 bench: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --bench
 
@@ -102,6 +113,7 @@ check: setup
 	$(MAKE) -C $(TOP) modules
 	$(MAKE) -C $(TOP) sparse
 	$(MAKE) -C $(TOP) unit
+	$(MAKE) -C $(TOP) sim
 	$(MAKE) -C $(TOP) lint
 	$(MAKE) -C $(TOP) vm-test
 

@@ -13,6 +13,8 @@ extern "C" {
 #include "mrc_tx_window.h"
 }
 
+#include "sim_rng.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -35,25 +37,7 @@ constexpr uint64_t kHoleAge = kRttMax + 4;  // a hole older than this is lost, n
 constexpr uint64_t kRto = 3ULL * kRttMax;   // no progress for this long: resend the rest
 constexpr uint64_t kTickLimit = 10'000'000; // a stuck connection fails instead of hanging
 
-// splitmix64: deterministic everywhere, unlike the std distributions.
-class Rng {
-public:
-    explicit Rng(uint64_t seed) : state(seed) {}
-
-    uint64_t next() {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-
-        z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31U);
-    }
-
-    uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-    bool percent(uint32_t p) { return below(100) < p; }
-
-private:
-    uint64_t state;
-};
+using mrc::sim::Rng;
 
 struct Packet {
     uint64_t time = 0;

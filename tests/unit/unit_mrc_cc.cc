@@ -73,8 +73,19 @@ TEST_F(Cc, GrowthStopsAtTheMaximum) {
     EXPECT_EQ(1024U, mrc_cc_cwnd(&cc));
 }
 
+// A loss on a path that failed is the bypass's business: the window keeps its size and its
+// growth, and the loss is counted apart.
+TEST_F(Cc, LossOnAFailedPathKeepsTheWindow) {
+    for (int i = 0; i < 10; i++)
+        mrc_cc_on_loss(&cc, now + static_cast<uint64_t>(i) * kMs, true);
+    EXPECT_EQ(64U, mrc_cc_cwnd(&cc));
+    EXPECT_TRUE(mrc_cc_in_slow_start(&cc));
+    EXPECT_EQ(0U, cc.loss_decreases);
+    EXPECT_EQ(10U, cc.path_losses);
+}
+
 TEST_F(Cc, AfterTheFirstSignalGrowsByOnePacketPerWindow) {
-    mrc_cc_on_loss(&cc, now);
+    mrc_cc_on_loss(&cc, now, false);
     EXPECT_EQ(48U, mrc_cc_cwnd(&cc)); // a quarter off
     EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
     // a window's worth of ACKs, give or take the fixed point's rounding
@@ -150,18 +161,18 @@ TEST_F(Cc, OneDecreasePerSmoothedRtt) {
     const uint32_t after_first = mrc_cc_cwnd(&cc);
     EXPECT_EQ(1U, cc.delay_decreases);
     mrc_cc_on_ack(&cc, 1, 20 * kMs, now + 100 * kUs);
-    mrc_cc_on_loss(&cc, now + 200 * kUs);
+    mrc_cc_on_loss(&cc, now + 200 * kUs, false);
     EXPECT_EQ(after_first, mrc_cc_cwnd(&cc)); // held: same queue
     EXPECT_EQ(1U, cc.delay_decreases);
     EXPECT_EQ(0U, cc.loss_decreases);
-    mrc_cc_on_loss(&cc, now + cc.srtt_ns + 1);
+    mrc_cc_on_loss(&cc, now + cc.srtt_ns + 1, false);
     EXPECT_LT(mrc_cc_cwnd(&cc), after_first);
     EXPECT_EQ(1U, cc.loss_decreases);
 }
 
 TEST_F(Cc, ShrinksNoFurtherThanTheMinimum) {
     for (int i = 0; i < 50; i++)
-        mrc_cc_on_loss(&cc, now + static_cast<uint64_t>(i) * kMs);
+        mrc_cc_on_loss(&cc, now + static_cast<uint64_t>(i) * kMs, false);
     EXPECT_EQ(8U, mrc_cc_cwnd(&cc));
 }
 

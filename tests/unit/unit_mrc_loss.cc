@@ -175,6 +175,28 @@ TEST_F(Loss, TailLossProbeTwoSmoothedRttsAfterTheLastSend) {
     EXPECT_EQ(100 * kMs + 10 * kUs, mrc_loss_tlp_deadline(&l, 100 * kMs)); // the floor
 }
 
+// At most MRC_LOSS_TLP_MAX probes, each after twice the wait of the one before.
+TEST_F(Loss, TailLossProbesAreDueAfterTheQuietAndBackOff) {
+    uint64_t deadline = 0;
+
+    acked(1, 0, 10 * kUs); // PTO: two smoothed RTTs, 20 us
+    EXPECT_FALSE(mrc_loss_tlp_due(&l, 1 * kMs, 0, 1 * kMs + 19 * kUs, &deadline));
+    EXPECT_EQ(1 * kMs + 20 * kUs, deadline);
+    EXPECT_TRUE(mrc_loss_tlp_due(&l, 1 * kMs, 0, 1 * kMs + 20 * kUs, &deadline));
+    EXPECT_FALSE(mrc_loss_tlp_due(&l, 1 * kMs, 1, 1 * kMs + 20 * kUs, &deadline));
+    EXPECT_EQ(1 * kMs + 40 * kUs, deadline); // the second waits twice as long
+    EXPECT_TRUE(mrc_loss_tlp_due(&l, 1 * kMs, 1, 1 * kMs + 40 * kUs, &deadline));
+    EXPECT_FALSE(mrc_loss_tlp_due(&l, 1 * kMs, MRC_LOSS_TLP_MAX, 1 * kMs + 10 * kMs, &deadline));
+    EXPECT_EQ(0U, deadline); // then the retransmit timeout decides
+}
+
+TEST_F(Loss, ProvenSinceIsTwoSmoothedRttsBack) {
+    EXPECT_EQ(1U, mrc_loss_proven_since(&l, 10 * kUs)); // never 0, even at the clock's start
+    EXPECT_EQ(1 * kMs - 40 * kUs, mrc_loss_proven_since(&l, 1 * kMs)); // the initial RTT
+    acked(1, 0, 10 * kUs);
+    EXPECT_EQ(1 * kMs - 20 * kUs, mrc_loss_proven_since(&l, 1 * kMs));
+}
+
 TEST_F(Loss, RttsClampToASecondAndACausalityViolationToZero) {
     mrc_loss_on_acked(&l, 1, 0, 5ULL * 1000 * kMs, false);
     EXPECT_EQ(MRC_LOSS_MAX_RTT_NS, l.srtt_ns);

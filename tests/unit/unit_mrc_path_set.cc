@@ -88,6 +88,34 @@ private:
     int last_rc_ = 0;
 };
 
+// A resend takes the next usable EV proven since the given instant, among the next
+// MRC_PICK_PROVEN_SCAN; with none proven, the plain pick.
+TEST(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
+    PathSet ps(256);
+    mrc_ev_cursor cur{};
+    uint32_t ev = 0;
+
+    ASSERT_EQ(0, ps.init_result());
+    for (uint32_t e = 0; e < 256; e++)
+        mrc_path_set_sent(ps.get(), e);
+    mrc_path_set_acked(ps.get(), 5, 0, 1000);  // proven at 1000
+    mrc_path_set_acked(ps.get(), 9, 0, 3000);  // proven at 3000
+    mrc_path_set_acked(ps.get(), 90, 0, 5000); // beyond the scan from 0
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    EXPECT_EQ(9U, ev); // 5 was proven too long ago
+    EXPECT_EQ(10U, cur.next);
+    cur = {};
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, 9, 2000, &ev));
+    EXPECT_EQ(0U, ev); // 9 avoided, 90 out of reach: the plain round robin
+    cur.next = 60;
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    EXPECT_EQ(90U, ev);
+    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90)); // suspect: not usable
+    cur.next = 60;
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    EXPECT_EQ(60U, ev);
+}
+
 TEST(PathSet, InitRejectsBadArguments) {
     std::array<mrc_ev_health, 8> ev{};
     std::array<uint64_t, 1> good{};
@@ -294,13 +322,13 @@ TEST(PathSet, SameEvGapNeedsReorderLaterAcks) {
     EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 1, seq[0])); // nothing acked yet
     for (uint32_t k = 1; k <= MRC_EV_REORDER; k++) {
         EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 1, seq[0])) << k;
-        mrc_path_set_acked(ps.get(), 1, seq[k]);
+        mrc_path_set_acked(ps.get(), 1, seq[k], 1);
     }
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 1, seq[0]));
     EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 1, seq[1])); // acked itself: not after it
     EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 0, 0));      // another EV knows nothing
     // an old acknowledgement does not move acked_seq back
-    mrc_path_set_acked(ps.get(), 1, seq[1]);
+    mrc_path_set_acked(ps.get(), 1, seq[1], 1);
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 1, seq[0]));
 }
 
@@ -312,7 +340,7 @@ TEST(PathSet, SameEvGapAcrossSequenceWrap) {
     for (uint32_t &s : later)
         s = mrc_path_set_sent(ps.get(), 0);
     for (const uint32_t s : later)
-        mrc_path_set_acked(ps.get(), 0, s);
+        mrc_path_set_acked(ps.get(), 0, s, 1);
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 0, first));
 }
 
@@ -331,7 +359,7 @@ TEST(PathSet, ALossMakesAGoodEvSuspectOnce) {
 TEST(PathSet, ALossAfterWhichLaterSendsWereAckedIsNoSuspicion) {
     PathSet ps(2);
     const uint32_t lost = mrc_path_set_sent(ps.get(), 0);
-    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0));
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 1);
     EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost));
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 0));
     EXPECT_EQ(ps->ev[0].losses, 1U);
@@ -341,9 +369,9 @@ TEST(PathSet, AckOfALaterSendClearsSuspicion) {
     PathSet ps(2);
     const uint32_t before = mrc_path_set_sent(ps.get(), 1);
     ASSERT_TRUE(ps.lose(1));
-    mrc_path_set_acked(ps.get(), 1, before); // sent before the loss: proves nothing
+    mrc_path_set_acked(ps.get(), 1, before, 1); // sent before the loss: proves nothing
     EXPECT_FALSE(mrc_path_set_usable(ps.get(), 1));
-    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1));
+    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1);
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
     EXPECT_EQ(ps->nr_suspect, 0U);
     EXPECT_FALSE(mrc_path_set_needs_tick(ps.get()));
@@ -832,7 +860,7 @@ private:
     void deliver() {
         for (Flight &f : flight_) {
             if (f.arrives && now_ >= f.sent + kRtt) {
-                mrc_path_set_acked(ps_.get(), f.ev, f.seq);
+                mrc_path_set_acked(ps_.get(), f.ev, f.seq, 1);
                 newest_acked_sent_ = std::max(newest_acked_sent_, f.sent);
                 f.ev = kDone;
             }

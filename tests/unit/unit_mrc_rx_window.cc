@@ -302,6 +302,45 @@ TEST_F(RxWindow, mrc_rx_window_sack_from__last_psn_of_window) {
     EXPECT_EQ(0ULL, sack.bitmap[1] | sack.bitmap[2] | sack.bitmap[3]);
 }
 
+// Near cum the summary starts at cum; far past a cum that has not moved since the last ACK, it
+// ends with the packet answered.
+TEST_F(RxWindow, mrc_rx_window_sack_for__describes_the_region_answered) {
+    mrc_sack sack{};
+
+    init(1024, 0);
+    accept(5);
+    accept(700);
+    accept(900);
+    mrc_rx_window_sack_for(&rx, 5, 0, &sack);
+    EXPECT_EQ(0U, sack.sack_base);
+    EXPECT_EQ(1ULL << 5U, sack.bitmap[0]);
+    mrc_rx_window_sack_for(&rx, 255, 0, &sack); // the last PSN the usual summary covers
+    EXPECT_EQ(0U, sack.sack_base);
+    mrc_rx_window_sack_for(&rx, 900, 0, &sack);
+    EXPECT_EQ(0U, sack.cum_psn);
+    EXPECT_EQ(900U - (MRC_SACK_BITS - 1), sack.sack_base);
+    EXPECT_TRUE(mrc_sack_test(&sack, 700));
+    EXPECT_TRUE(mrc_sack_test(&sack, 900));
+    EXPECT_FALSE(mrc_sack_test(&sack, 5)); // not described by this one
+    EXPECT_FALSE(mrc_sack_test(&sack, 899));
+    accept(0); // cum moves: the next ACK's news is near it again
+    mrc_rx_window_sack_for(&rx, 900, 0, &sack);
+    EXPECT_EQ(1U, sack.sack_base);
+}
+
+// A PSN the window cannot hold (a forged or stale one) gets the usual summary.
+TEST_F(RxWindow, mrc_rx_window_sack_for__outside_the_window_starts_at_cum) {
+    mrc_sack sack{};
+
+    init(1024, 2000);
+    mrc_rx_window_sack_for(&rx, 2000 + 1024, 2000, &sack);
+    EXPECT_EQ(2000U, sack.sack_base);
+    mrc_rx_window_sack_for(&rx, 1000, 2000, &sack);
+    EXPECT_EQ(2000U, sack.sack_base);
+    mrc_rx_window_sack_for(&rx, 2000 + 1023, 2000, &sack);
+    EXPECT_EQ(2000U + 1023 - (MRC_SACK_BITS - 1), sack.sack_base);
+}
+
 TEST_F(RxWindow, mrc_rx_window_sack_from__rejects_base_before_cum) {
     mrc_sack sack{};
 

@@ -27,6 +27,8 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 	struct mrc_req *req = &qp->req;
 
 	req->retries = 0;
+	req->tlp_probes = 0;
+	req->quiet_since_ns = ktime_get_ns();
 	req->progress_una = mrc_tx_window_una(&req->txw);
 	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
 		mod_timer(&req->timer, jiffies + mrc_req_backed_off_rto(qp));
@@ -34,30 +36,13 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 		del_timer(&req->timer);
 }
 
-/* What one ACK acknowledged, for the congestion window. */
-struct mrc_comp_acked {
-	u32 pkts;
-	u64 newest_sent_ns;	/* latest send among copies sent once; 0: none */
-	u32 newest_psn;		/* that copy's PSN */
-	u16 newest_ev;		/* the EV that copy took */
-};
-
 /* PSN @psn is acknowledged: the EV its copy took hears of it once. */
-static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_comp_acked *acked)
+static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_tx_acked *acked)
 {
 	struct mrc_tx_rec *rec = &qp->req.rec[psn & (qp->window - 1)];
 
-	if (rec->acked)
-		return;
-	rec->acked = 1;
-	acked->pkts++;
-	if (!rec->resent && rec->sent_ns > acked->newest_sent_ns) {
-		acked->newest_sent_ns = rec->sent_ns;
-		acked->newest_psn = psn;
-		acked->newest_ev = rec->ev;
-	}
-	if (rec->account)
-		mrc_path_account_acked(qp->path, rec->ev, rec->seq);
+	if (mrc_tx_rec_acked(rec, psn, acked) && rec->account)
+		mrc_path_account_acked(qp->path, rec->ev, rec->seq, rec->sent_ns);
 }
 
 /*
@@ -73,8 +58,8 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 {
 	struct mrc_tx_window *txw = &qp->req.txw;
 	u32 una = mrc_tx_window_una(txw), psn, end;
-	struct mrc_comp_acked acked = {};
-	u32 rtt = 0;
+	struct mrc_tx_acked acked = {};
+	u32 rtt;
 	u64 now;
 
 	for (psn = old_una; mrc_psn_before(psn, una); psn++)
@@ -89,15 +74,11 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 	if (!acked.pkts)
 		return;
 	now = ktime_get_ns();
-	if (acked.newest_sent_ns)
-		rtt = (u32)min_t(u64, now - acked.newest_sent_ns, MRC_CC_MAX_RTT_NS);
+	rtt = mrc_tx_acked_rtt(&acked, now);
 	mrc_cc_on_ack(&qp->req.cc, acked.pkts, rtt, now);
 	if (rtt)
 		mrc_path_rtt_sample(qp->path, acked.newest_ev, rtt);
-	/* what was sent before that copy should have arrived by now, too */
-	if (acked.newest_sent_ns)
-		mrc_loss_on_acked(&qp->req.loss, acked.newest_psn, acked.newest_sent_ns, now,
-				  false);
+	mrc_tx_acked_to_loss(&acked, &qp->req.loss, now);
 }
 
 /*
@@ -115,9 +96,8 @@ static void mrc_comp_dup_heard(struct mrc_qp *qp, u32 psn)
 	if (!mrc_psn_before(psn, nxt) || nxt - psn > qp->window)
 		return;
 	rec = &req->rec[psn & (qp->window - 1)];
-	if (!rec->resent || rec->dup_heard)
+	if (!mrc_tx_rec_dup_heard(rec))
 		return;
-	rec->dup_heard = 1;
 	mrc_loss_on_spurious(&req->loss);
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_SPURIOUS_RESENDS);
 }

@@ -40,27 +40,6 @@
 #define MRC_MAX_SRQ		(1 << 12)
 #define MRC_MAX_SRQ_WR		(1 << 14)
 
-/*
- * The PSN window (the OCP "MPR") both directions of a QP use: packets in
- * flight per QP, and out-of-order PSNs the responder tracks.
- */
-#define MRC_DEFAULT_WINDOW	1024
-
-/*
- * The congestion window (core/mrc_cc.h) of a QP in packets: where it
- * starts, and its floor; its ceiling is the PSN window. The queueing delay
- * it tolerates is the module parameter cc_target_delay_us.
- */
-#define MRC_CC_INIT_CWND	64
-#define MRC_CC_MIN_CWND		8
-#define MRC_CC_TARGET_DELAY_US	1000
-
-/*
- * Loss detection (core/mrc_loss.h): the reordering window's floor, a few
- * packets' serialization on a slow path plus a kernel's scheduling noise.
- */
-#define MRC_LOSS_MIN_REO_NS	(50U * 1000)
-
 /* local ACK timeout used when a QP asks for "infinite" (0): 67 ms */
 #define MRC_DEFAULT_TIMEOUT	14
 

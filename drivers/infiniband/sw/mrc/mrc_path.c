@@ -440,13 +440,14 @@ void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt
 }
 
 /*
- * The EV for a QP's next packet (see mrc_path_set_pick()). @account: a data
+ * The EV for a QP's next packet (see mrc_path_set_pick()); one proven since
+ * @proven_since when that is not 0 (mrc_path_set_pick_proven()). @account: a data
  * packet whose acknowledgement will be reported, so it takes a sequence
  * number on its EV. With every EV denied there is no path: the packet goes
  * out on EV 0 and is lost, and the QP's retry rules take their course.
  */
 void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
-		   bool account, struct mrc_path_pick *pick)
+		   u64 proven_since, bool account, struct mrc_path_pick *pick)
 {
 	u32 ev = 0;
 	int rc;
@@ -462,7 +463,10 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		return;
 	}
 	spin_lock_bh(&path->lock);
-	rc = mrc_path_set_pick(&path->ps, cur, avoid, &ev);
+	if (proven_since)
+		rc = mrc_path_set_pick_proven(&path->ps, cur, avoid, proven_since, &ev);
+	else
+		rc = mrc_path_set_pick(&path->ps, cur, avoid, &ev);
 	if (rc < 0)
 		ev = 0;
 	pick->ev = ev;
@@ -483,13 +487,13 @@ bool mrc_path_ev_usable(const struct mrc_path *path, u32 ev)
 	return READ_ONCE(path->usable[ev / 64]) & BIT_ULL(ev % 64);
 }
 
-/* Transmission @seq on @ev was acknowledged. */
-void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq)
+/* Transmission @seq on @ev, sent at @sent_ns, was acknowledged. */
+void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns)
 {
 	if (!path || ev >= path->ps.nr_ev)	/* recorded on a path set since swapped */
 		return;
 	spin_lock_bh(&path->lock);
-	mrc_path_set_acked(&path->ps, ev, seq);
+	mrc_path_set_acked(&path->ps, ev, seq, sent_ns);
 	spin_unlock_bh(&path->lock);
 }
 

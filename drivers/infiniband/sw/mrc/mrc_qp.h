@@ -20,6 +20,7 @@
 #include "core/mrc_loss.h"
 #include "core/mrc_path_set.h"
 #include "core/mrc_rx_window.h"
+#include "core/mrc_tx_rec.h"
 #include "core/mrc_tx_window.h"
 #include "mrc_av.h"
 #include "mrc_net.h"
@@ -48,23 +49,6 @@ struct mrc_swqe {
 	u8 status;			/* ib_wc_status once failed */
 };
 
-/*
- * How the latest copy of a PSN went out: when, on which EV, as which
- * transmission of that EV (a READ_REQ's PSNs share one; only the first is
- * @account-ed to the EV), and whether an ACK has covered it.
- */
-struct mrc_tx_rec {
-	unsigned long sent_at;		/* jiffies */
-	u64 sent_ns;			/* for the congestion window's RTT */
-	u32 seq;
-	u16 ev;
-	u8 account;
-	u8 acked;
-	u8 resent;			/* no RTT sample: which copy was acked? */
-	u8 fallback;			/* sent on an EV not usable: none was */
-	u8 dup_heard;			/* the peer said it got this PSN twice */
-};
-
 /* Requester and completer state, under @lock. */
 struct mrc_req {
 	spinlock_t lock;
@@ -84,6 +68,8 @@ struct mrc_req {
 	u32 rd_atomic;			/* READ/atomic WQEs not completed */
 	struct mrc_read_track *reads;	/* READ responses in, per READ_REQ */
 	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
+	u64 quiet_since_ns;		/* the last send or progress (tail-loss probes) */
+	u32 tlp_probes;			/* tail-loss probes since the last progress */
 	u32 retries;			/* timeouts without progress */
 	u32 rnr_retries;
 	u32 progress_una;		/* una at the last timeout */
@@ -169,6 +155,8 @@ struct mrc_resp {
 	bool ce_seen;			/* one of them came CE-marked: echo it */
 	bool dup_seen;			/* a PSN came again: the next ACK says which */
 	u32 dup_psn;
+	u32 ack_psn;			/* the request packet an ACK now answers */
+	u32 ack_cum;			/* cum when the last ACK left */
 	struct mrc_read_job *reads;	/* ring of READ jobs, then one of repeats */
 	u32 read_head, read_tail;
 	u32 again_head, again_tail;	/* repeated READs: served first */

@@ -24,7 +24,6 @@
 #include "mrc_stats.h"
 
 #define MRC_REQ_BUDGET		64	/* packets per work run */
-#define MRC_LOSS_SCAN		512	/* holes one pass asks mrc_loss about */
 #define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
 #define MRC_REQ_MAX_SPARES	3	/* extra copies of a PSN stuck by timeouts */
 
@@ -165,6 +164,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->rd_atomic = 0;
 	req->retries = 0;
 	req->rnr_retries = 0;
+	req->tlp_probes = 0;
 	req->progress_una = psn;
 	req->rnr_until = 0;
 	req->timed_out = false;
@@ -408,7 +408,9 @@ static struct mrc_tx_rec *mrc_req_rec(struct mrc_qp *qp, u32 psn)
 
 /*
  * Choose the EV of a packet carrying PSNs @psn .. @psn + @count - 1 and
- * record how it went out. A resend avoids the EV of the copy it replaces.
+ * record how it went out. A resend avoids the EV of the copy it replaces and
+ * takes one proven lately if it can: after a failure, the dead path's EVs
+ * are the ones nothing sent lately has crossed.
  * Only PSNs still waiting for an acknowledgement own a record: a READ
  * re-requested after its PSNs were acknowledged (cumulatively: its slots
  * are live PSNs' now; or by SACK: its record was accounted already) is not
@@ -434,20 +436,12 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_ki
 			mrc_req_rec(qp, psn)->account = 0;
 		live = false;
 	}
-	mrc_path_pick(qp->path, &req->cursor, avoid, live, pick);
-	for (i = 0; live && i < count; i++) {
-		struct mrc_tx_rec *rec = mrc_req_rec(qp, psn + i);
-
-		rec->sent_at = jiffies;
-		rec->sent_ns = now_ns;
-		rec->resent = retx;
-		rec->seq = pick->seq;
-		rec->ev = pick->ev;
-		rec->fallback = !pick->usable;
-		rec->account = !i;
-		rec->acked = 0;
-		rec->dup_heard = 0;
-	}
+	req->quiet_since_ns = now_ns;
+	mrc_path_pick(qp->path, &req->cursor, avoid,
+		      retx ? mrc_loss_proven_since(&req->loss, now_ns) : 0, live, pick);
+	for (i = 0; live && i < count; i++)
+		mrc_tx_rec_sent(mrc_req_rec(qp, psn + i), now_ns, pick->ev, pick->seq, pick->usable,
+				retx, i);
 }
 
 /*
@@ -645,19 +639,14 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 	struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
 
 	mrc_path_lost(qp->path, rec->ev, rec->seq, true, rec->account);
-	mrc_cc_on_loss(&qp->req.cc, ktime_get_ns());
+	mrc_cc_on_loss(&qp->req.cc, ktime_get_ns(), !mrc_path_ev_usable(qp->path, rec->ev));
 	mrc_req_resend_psn(qp, psn);
 }
 
 /*
- * Selective retransmission: a hole is lost once mrc_loss says so (a packet
- * sent after it was acknowledged, on any EV, and a reordering window has
- * passed since it should have arrived), or at once when its copy rode an
- * EV that no longer carries data (suspect, ASSUMED_BAD or denied since):
- * what is in flight on a failing path goes elsewhere without waiting for
- * its own verdict. A copy sent while no EV carried data is judged by time
- * like any other: resent at once, it would go out again on every pass.
- * The earliest deadline of a hole not lost yet arms the loss timer.
+ * Selective retransmission: each hole is judged by mrc_tx_rec_judge() (by
+ * send time across EVs, or at once when its EV stopped carrying data), and
+ * the earliest deadline of a hole not lost yet arms the loss timer.
  */
 static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 {
@@ -673,19 +662,44 @@ static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 
 		if (budget <= 0 || ++scanned > MRC_LOSS_SCAN)
 			break;
-		if (rec->fallback || mrc_path_ev_usable(qp->path, rec->ev)) {
-			v = mrc_loss_check(&req->loss, psn, rec->sent_ns, now, &deadline);
-			if (v == MRC_LOSS_WAIT && (!next || deadline < next))
-				next = deadline;
-			if (v != MRC_LOSS_LOST)
-				continue;
-		}
+		v = mrc_tx_rec_judge(rec, &req->loss, psn, mrc_path_ev_usable(qp->path, rec->ev),
+				     now, &deadline);
+		if (v == MRC_LOSS_WAIT && (!next || deadline < next))
+			next = deadline;
+		if (v != MRC_LOSS_LOST)
+			continue;
 		mrc_req_resend_lost(qp, psn);
 		budget--;
 	}
 	if (next)
 		mrc_req_arm_loss_timer(qp, next);
 	return budget;
+}
+
+/*
+ * A tail-loss probe when mrc_loss_tlp_due() says so: the oldest
+ * unacknowledged PSN again, on an EV proven lately. Its arrival moves cum,
+ * which reopens a window full of holes, and its ACK is the evidence loss
+ * detection needs for the rest: a lost tail, or resends lost again while
+ * nothing new may leave. Otherwise the loss timer is armed for its deadline.
+ */
+static int mrc_req_tail_probe(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	u64 deadline;
+
+	if (budget <= 0 || !mrc_tx_window_outstanding(&req->txw))
+		return budget;
+	if (!mrc_loss_tlp_due(&req->loss, req->quiet_since_ns, req->tlp_probes, ktime_get_ns(),
+			      &deadline)) {
+		if (deadline)
+			mrc_req_arm_loss_timer(qp, deadline);
+		return budget;
+	}
+	req->tlp_probes++;
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_TAIL_PROBES);
+	mrc_req_send_psn_again(qp, mrc_tx_window_una(&req->txw), MRC_TX_RESEND);
+	return budget - 1;
 }
 
 /*
@@ -760,7 +774,6 @@ static int mrc_req_rnr_resend(struct mrc_qp *qp, int budget)
 	return budget;
 }
 
-
 /*
  * The QP fails for want of an answer: what it was waiting on, for whoever
  * has to find out why (the peer, or every path to it, went quiet).
@@ -774,7 +787,7 @@ static void mrc_req_report_retry_exc(struct mrc_qp *qp, const struct mrc_swqe *w
 	ibdev_info_ratelimited(&mrc_qp_dev(qp)->ib_dev,
 			       "QP %u: retry count exceeded at PSN %u (%u in flight; its last copy on EV %d, %u ms ago); WQE opcode %d PSNs %u+%u, %u sent, %u responses\n",
 			       qp->ibqp.qp_num, una, in_flight, rec ? (int)rec->ev : -1,
-			       rec ? jiffies_to_msecs(jiffies - rec->sent_at) : 0,
+			       rec ? (u32)div_u64(ktime_get_ns() - rec->sent_ns, NSEC_PER_MSEC) : 0,
 			       w ? (int)w->wqe->opcode : -1, w ? w->first_psn : 0,
 			       w ? w->npkts : 0, w ? w->next_pkt : 0, w ? w->resp_pkts : 0);
 }
@@ -783,7 +796,7 @@ static void mrc_req_report_retry_exc(struct mrc_qp *qp, const struct mrc_swqe *w
 static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 {
 	struct mrc_req *req = &qp->req;
-	unsigned long rto = mrc_req_rto(qp);
+	u64 rto_ns = jiffies_to_nsecs(mrc_req_rto(qp)), now_ns = ktime_get_ns();
 	u32 psn, una = mrc_tx_window_una(&req->txw);
 	bool retry_forever = !qp->attr.timeout;
 
@@ -812,7 +825,7 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 
 	psn = una;
 	while (budget > 0 && mrc_tx_window_next_unacked(&req->txw, psn, &psn)) {
-		if (time_after_eq(jiffies, mrc_req_rec(qp, psn)->sent_at + rto)) {
+		if (now_ns - mrc_req_rec(qp, psn)->sent_ns >= rto_ns) {
 			mrc_req_resend_lost(qp, psn);
 			budget--;
 		}
@@ -907,6 +920,7 @@ void mrc_req_run(struct mrc_qp *qp)
 		mrc_req_fetch(qp);
 	budget = mrc_req_fast_retransmit(qp, budget);
 	budget = mrc_req_send_new(qp, budget);
+	budget = mrc_req_tail_probe(qp, budget);
 	mrc_req_complete(qp);
 	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
 		mrc_req_arm_timer(qp);

@@ -131,6 +131,8 @@ static void mrc_resp_reset_locked(struct mrc_qp *qp, u32 psn)
 	resp->since_ack = 0;
 	resp->ce_seen = false;
 	resp->dup_seen = false;
+	resp->ack_psn = psn;
+	resp->ack_cum = psn;
 	resp->read_head = resp->read_tail = 0;
 	resp->again_head = resp->again_tail = 0;
 	memset(resp->atomics, 0, MRC_RESP_ATOMICS * sizeof(*resp->atomics));
@@ -199,7 +201,9 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 		hdr.ack.sack.cum_psn = nak_psn;
 		hdr.ack.sack.sack_base = nak_psn;
 	} else {
-		mrc_rx_window_sack(&resp->rxw, &hdr.ack.sack);
+		/* around the packet answered, when cum is stuck far behind it */
+		mrc_rx_window_sack_for(&resp->rxw, resp->ack_psn, resp->ack_cum, &hdr.ack.sack);
+		resp->ack_cum = hdr.ack.sack.cum_psn;
 	}
 
 	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
@@ -763,6 +767,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	}
 	mrc_resp_trust_way_back(qp, back);
 	resp->back = *back;	/* where our answers to it go */
+	resp->ack_psn = psn;
 	cum = mrc_rx_window_cum(&resp->rxw);
 	dup = mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn);
 	if (hdr->opcode == MRC_OP_READ_REQ) {

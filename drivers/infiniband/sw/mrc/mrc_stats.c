@@ -45,6 +45,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_REPLY_SRH_REFUSED].name = "reply_srh_refused",
 	[MRC_CNT_RD_ATOMIC_REFUSED].name = "rd_atomic_refused",
 	[MRC_CNT_SPURIOUS_RESENDS].name = "spurious_resends",
+	[MRC_CNT_TAIL_PROBES].name = "tail_probes",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);

@@ -96,8 +96,20 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 	mrc_cc_clamp(cc);
 }
 
-void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns)
+/*
+ * A loss on an EV that stopped carrying data with it (@path_failed: the
+ * loss made it suspect, or it was suspect, ASSUMED_BAD or denied already)
+ * says a path failed, not that the network is congested: the bypass, not
+ * the window, answers it (after UET NSCC). Cut for those, the window of a
+ * QP whose dead path swallowed a window's worth of packets went down to its
+ * floor within a few round trips of the failure.
+ */
+void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed)
 {
+	if (path_failed) {
+		cc->path_losses++;
+		return;
+	}
 	if (!mrc_cc_may_decrease(cc, now_ns))
 		return;
 	cc->cwnd -= cc->cwnd >> 2;

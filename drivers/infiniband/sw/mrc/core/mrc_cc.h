@@ -14,8 +14,9 @@
  * first congestion signal, then by one packet per window.  Beyond the
  * target it shrinks in proportion to how far beyond, by at most half, at
  * most once per smoothed RTT, so one queue is not counted twice.  A loss
- * shrinks it by a quarter (once per RTT: on a failing path losses come in
- * bursts, and the path's bypass, not the window, is the answer to them).
+ * shrinks it by a quarter (once per RTT: losses come in bursts), unless it
+ * was on a path that failed: the path's bypass, not the window, is the
+ * answer to that.
  * A retransmit timeout drops it to the minimum, from where it grows by
  * every acknowledged packet again up to half of what it was.
  *
@@ -54,12 +55,13 @@ struct mrc_cc {
 	/* what happened, for the QP's statistics */
 	uint32_t delay_decreases;
 	uint32_t loss_decreases;
+	uint32_t path_losses;		/* losses on failing paths: no decrease */
 	uint32_t timeouts;
 };
 
 int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_ns);
 void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t now_ns);
-void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns);
+void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed);
 void mrc_cc_on_timeout(struct mrc_cc *cc);
 
 /* Whole packets the window allows in flight (>= the minimum). */

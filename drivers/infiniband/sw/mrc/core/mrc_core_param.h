@@ -60,4 +60,30 @@
 #define MRC_ACK_REQ_EVERY_PKTS	16U
 #define MRC_ACK_DELAY_NS	20000U
 
+/*
+ * The requester's transport defaults, shared by the module and the fabric
+ * simulator (tests/sim) so both make the same decisions.
+ *
+ * The PSN window (the OCP "MPR") both directions of a QP use: packets in
+ * flight per QP, and out-of-order PSNs the responder tracks.
+ */
+#define MRC_DEFAULT_WINDOW	1024
+
+/*
+ * The congestion window (mrc_cc.h) of a QP in packets: where it starts, and
+ * its floor; its ceiling is the PSN window. The queueing delay it tolerates
+ * is the module parameter cc_target_delay_us, by default this.
+ */
+#define MRC_CC_INIT_CWND	64
+#define MRC_CC_MIN_CWND		8
+#define MRC_CC_TARGET_DELAY_US	1000
+
+/*
+ * Loss detection (mrc_loss.h): the reordering window's floor, a few
+ * packets' serialization on a slow path plus a kernel's scheduling noise;
+ * and the most holes one requester pass asks about.
+ */
+#define MRC_LOSS_MIN_REO_NS	(50U * 1000)
+#define MRC_LOSS_SCAN		512U
+
 #endif /* MRC_CORE_PARAM_H */

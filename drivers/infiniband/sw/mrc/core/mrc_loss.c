@@ -146,6 +146,13 @@ void mrc_loss_on_recovered(struct mrc_loss *l)
 		l->reo_mult /= 2;
 }
 
+uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns)
+{
+	uint64_t back = 2ULL * (l->srtt_ns ? l->srtt_ns : l->p.initial_rtt_ns);
+
+	return now_ns > back ? now_ns - back : 1;
+}
+
 uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns)
 {
 	uint32_t srtt = l->srtt_ns ? l->srtt_ns : l->p.initial_rtt_ns;
@@ -154,4 +161,29 @@ uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns)
 	if (pto < l->p.tlp_min_ns)
 		pto = l->p.tlp_min_ns;
 	return last_sent_ns + pto;
+}
+
+/*
+ * Whether a tail-loss probe is due at @now_ns: data is out, nothing was
+ * sent or acknowledged since @quiet_since_ns, and @probes (sent since the
+ * last progress) is below MRC_LOSS_TLP_MAX; the probe's deadline doubles
+ * with each one sent. When not due yet, *@deadline_ns says when to ask
+ * again (0: never, until progress). The probe's ACK is what the losses
+ * RACK cannot see wait for: the last packets of a burst, or resends lost
+ * again while a full window of holes lets nothing new out.
+ */
+bool mrc_loss_tlp_due(const struct mrc_loss *l, uint64_t quiet_since_ns, uint32_t probes,
+		      uint64_t now_ns, uint64_t *deadline_ns)
+{
+	uint64_t due;
+
+	*deadline_ns = 0;
+	if (probes >= MRC_LOSS_TLP_MAX)
+		return false;
+	due = mrc_loss_tlp_deadline(l, quiet_since_ns);
+	due += (due - quiet_since_ns) * ((1ULL << probes) - 1U);
+	if (now_ns >= due)
+		return true;
+	*deadline_ns = due;
+	return false;
 }

@@ -98,9 +98,25 @@ uint32_t mrc_loss_reo_wnd(const struct mrc_loss *l);
 uint32_t mrc_loss_min_rtt(const struct mrc_loss *l);
 
 /*
+ * Since when a send must have been acknowledged for its EV to count as
+ * proven at @now_ns (mrc_path_set_pick_proven()): two smoothed RTTs back,
+ * so an EV acknowledged within about one round trip qualifies. Never 0.
+ */
+uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns);
+
+/*
  * When to send a tail-loss probe if nothing is acknowledged after the
  * packet sent last, at @last_sent_ns: two smoothed RTTs after it.
  */
 uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns);
+
+/*
+ * Tail-loss probes sent without progress before the retransmit timeout is
+ * left to decide: each one's deadline is twice the one before.
+ */
+#define MRC_LOSS_TLP_MAX	2U
+
+bool mrc_loss_tlp_due(const struct mrc_loss *l, uint64_t quiet_since_ns, uint32_t probes,
+		      uint64_t now_ns, uint64_t *deadline_ns);
 
 #endif /* MRC_LOSS_H */

@@ -196,6 +196,33 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 	return -MRC_ENOENT;
 }
 
+/*
+ * Like mrc_path_set_pick(), for a resend: the first usable EV from the
+ * cursor on (@avoid excepted) that is proven since @since_ns, among the next
+ * MRC_PICK_PROVEN_SCAN usable ones; when none is, whatever
+ * mrc_path_set_pick() gives. The cursor moves past the EV taken.
+ */
+int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
+			     uint32_t avoid, uint64_t since_ns, uint32_t *ev)
+{
+	uint32_t e, i, scan;
+
+	if (!ps->nr_usable)
+		return mrc_path_set_pick(ps, cur, avoid, ev);
+	scan = ps->nr_usable < MRC_PICK_PROVEN_SCAN ? ps->nr_usable : MRC_PICK_PROVEN_SCAN;
+	e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->next));
+	for (i = 0; i < scan; i++) {
+		if (e != avoid && ps->ev[e].proven_ns && ps->ev[e].proven_ns >= since_ns) {
+			*ev = e;
+			cur->next = e + 1U;
+			cur->left = 0;
+			return 0;
+		}
+		e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, e + 1U));
+	}
+	return mrc_path_set_pick(ps, cur, avoid, ev);
+}
+
 /* A packet goes out on @ev: returns its sequence number on that EV. */
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev)
 {
@@ -262,9 +289,12 @@ void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev)
 }
 
 /* The transmission @seq on @ev was acknowledged. */
-void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq)
+void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
+
+	if (sent_ns > h->proven_ns)
+		h->proven_ns = sent_ns;
 
 	if ((int32_t)(seq + 1U - h->acked_seq) > 0)
 		h->acked_seq = seq + 1U;
@@ -285,7 +315,6 @@ bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t 
 
 	return h->acked_seq && (int32_t)(h->acked_seq - (seq + 1U)) >= (int32_t)MRC_EV_REORDER;
 }
-
 
 static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, uint8_t reason,
 			     uint64_t now_ns, struct mrc_ev_change *change)

@@ -76,6 +76,14 @@ enum mrc_spray_policy {
 #define MRC_SPRAY_CE_REST		3U
 
 #define MRC_PROFILE_EV_MAX	4096U	/* EVs in one profile */
+/*
+ * A resend takes an EV *proven* lately -- one a packet sent on it since the
+ * caller's instant is known to have crossed -- looking at most this many
+ * usable EVs ahead of the cursor for one: after a failure, the EVs of the
+ * dead path have carried nothing that arrived, and a resend must not ride
+ * one of them before its own loss has marked it.
+ */
+#define MRC_PICK_PROVEN_SCAN	64U
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
 #define MRC_EV_SUSPECT_PROBES	2U	/* unanswered probes of a suspect EV: ASSUMED_BAD */
 #define MRC_EV_PROBES_GOOD	3U	/* probes answered in a row: GOOD again */
@@ -147,6 +155,7 @@ struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
+	uint64_t proven_ns;	/* the latest send on it known to have arrived; 0: none */
 	uint32_t probe_id;	/* PROBING: the probe out (the newest, when several) */
 	uint32_t probe_older[MRC_PROBE_IDS_OUT - 1];	/* PROBING: earlier ones, newest first; 0: none */
 	uint64_t probe_ns;	/* when the last probe went out */
@@ -241,10 +250,12 @@ int mrc_path_set_set_probe_tag(struct mrc_path_set *ps, uint32_t tag);
 void mrc_path_set_seed_probe_ids(struct mrc_path_set *ps, uint64_t secret);
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
+int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
+			     uint32_t avoid, uint64_t since_ns, uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
 void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev);
-void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
+void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 
 bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);

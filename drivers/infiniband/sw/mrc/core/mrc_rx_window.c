@@ -127,6 +127,32 @@ void mrc_rx_window_sack(const struct mrc_rx_window *rx, struct mrc_sack *sack)
 	mrc_rx_window_sack_from(rx, rx->cum, sack);
 }
 
+/*
+ * The summary an ACK answering the packet with @psn carries, @prev_cum being
+ * cum when the previous ACK left: the usual one, unless cum has not moved
+ * since and @psn lies MRC_SACK_BITS or more past it -- then the
+ * MRC_SACK_BITS PSNs that end with @psn. A window is wider than one
+ * summary; when its first PSNs wait for resends (a path died under a full
+ * window), only later ones keep arriving, and a sender told of cum's
+ * neighbourhood alone would see neither them nor the holes among them until
+ * cum moved: it would wait for its retransmit timeout. While cum moves, the
+ * usual summary is the news: a far region then shows holes that are merely
+ * late (paths whose queues differ), and resending them would be spurious.
+ * The sender keeps what each summary told it, so regions need not be
+ * described together.
+ */
+void mrc_rx_window_sack_for(const struct mrc_rx_window *rx, uint32_t psn, uint32_t prev_cum,
+			    struct mrc_sack *sack)
+{
+	uint32_t base = rx->cum;
+
+	if (prev_cum == rx->cum && mrc_psn_after(psn, rx->cum) &&
+	    psn - rx->cum >= MRC_SACK_BITS && psn - rx->cum < rx->map.nbits)
+		base = psn - (MRC_SACK_BITS - 1U);
+	/* Cannot fail: base lies within the window. */
+	mrc_rx_window_sack_from(rx, base, sack);
+}
+
 /* For traces and counters: a printable name for each result. */
 const char *mrc_rx_result_name(enum mrc_rx_result result)
 {

@@ -38,6 +38,8 @@ enum mrc_rx_result mrc_rx_window_accept(struct mrc_rx_window *rx, uint32_t psn,
 					uint32_t *advance);
 bool mrc_rx_window_test(const struct mrc_rx_window *rx, uint32_t psn);
 void mrc_rx_window_sack(const struct mrc_rx_window *rx, struct mrc_sack *sack);
+void mrc_rx_window_sack_for(const struct mrc_rx_window *rx, uint32_t psn, uint32_t prev_cum,
+			    struct mrc_sack *sack);
 int mrc_rx_window_sack_from(const struct mrc_rx_window *rx, uint32_t base,
 			    struct mrc_sack *sack);
 const char *mrc_rx_result_name(enum mrc_rx_result result);

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The requester's per-PSN decisions (mrc_tx_rec.h says which and why here).
+ */
+#include "mrc_tx_rec.h"
+
+/*
+ * PSN @psn, recorded in @rec, is acknowledged. False when it was already:
+ * each copy is counted once. The RTT sample is the copy sent last among
+ * those sent once: the one the ACK answers most directly (earlier ones may
+ * have waited for a coalesced ACK, resent ones are ambiguous).
+ */
+bool mrc_tx_rec_acked(struct mrc_tx_rec *rec, uint32_t psn, struct mrc_tx_acked *acked)
+{
+	if (rec->acked)
+		return false;
+	rec->acked = 1;
+	acked->pkts++;
+	if (!rec->resent && rec->sent_ns > acked->newest_sent_ns) {
+		acked->newest_sent_ns = rec->sent_ns;
+		acked->newest_psn = psn;
+		acked->newest_ev = rec->ev;
+	}
+	if (rec->resent && rec->sent_ns > acked->newest_resent_ns) {
+		acked->newest_resent_ns = rec->sent_ns;
+		acked->newest_resent_psn = psn;
+	}
+	return true;
+}
+
+/*
+ * Loss detection hears of the newest copy an ACK covered: what was sent
+ * before it should have arrived by now, too. A resent copy counts when it
+ * is newer than every copy sent once (mrc_loss_on_acked() ignores it when
+ * the ACK came too soon to be for it): when a failure leaves only resends
+ * in flight, their ACKs are the only clock there is, and without it a
+ * resend lost again would wait for the retransmit timeout.
+ */
+void mrc_tx_acked_to_loss(const struct mrc_tx_acked *acked, struct mrc_loss *l, uint64_t now_ns)
+{
+	if (acked->newest_sent_ns)
+		mrc_loss_on_acked(l, acked->newest_psn, acked->newest_sent_ns, now_ns, false);
+	if (acked->newest_resent_ns > acked->newest_sent_ns)
+		mrc_loss_on_acked(l, acked->newest_resent_psn, acked->newest_resent_ns, now_ns, true);
+}
+
+/* The round trip of the newest copy an ACK acknowledged; 0: none to take. */
+uint32_t mrc_tx_acked_rtt(const struct mrc_tx_acked *acked, uint64_t now_ns)
+{
+	uint64_t rtt;
+
+	if (!acked->newest_sent_ns || now_ns <= acked->newest_sent_ns)
+		return 0;
+	rtt = now_ns - acked->newest_sent_ns;
+	return rtt > MRC_LOSS_MAX_RTT_NS ? MRC_LOSS_MAX_RTT_NS : (uint32_t)rtt;
+}
+
+/*
+ * Whether the hole @psn is lost at @now_ns: by mrc_loss's rule, or at once
+ * when its copy rode an EV that no longer carries data (@ev_usable false:
+ * suspect, ASSUMED_BAD or denied since), so what is in flight on a failing
+ * path goes elsewhere without waiting for its own verdict. A copy sent
+ * while no EV carried data is judged by time like any other: resent at
+ * once, it would go out again on every pass.
+ */
+enum mrc_loss_verdict mrc_tx_rec_judge(const struct mrc_tx_rec *rec, const struct mrc_loss *l,
+				       uint32_t psn, bool ev_usable, uint64_t now_ns,
+				       uint64_t *deadline_ns)
+{
+	if (!rec->fallback && !ev_usable)
+		return MRC_LOSS_LOST;
+	return mrc_loss_check(l, psn, rec->sent_ns, now_ns, deadline_ns);
+}
+
+/*
+ * The peer received the PSN of @rec twice. True, once per copy, when we had
+ * resent it: the resend was spurious.
+ */
+bool mrc_tx_rec_dup_heard(struct mrc_tx_rec *rec)
+{
+	if (!rec->resent || rec->dup_heard)
+		return false;
+	rec->dup_heard = 1;
+	return true;
+}
