@@ -20,15 +20,6 @@ int mrc_loss_init(struct mrc_loss *l, const struct mrc_loss_params *p, uint64_t 
 	return 0;
 }
 
-static uint32_t mrc_loss_clamp_rtt(uint64_t sent_ns, uint64_t now_ns)
-{
-	if (now_ns <= sent_ns)
-		return 0;
-	if (now_ns - sent_ns > MRC_LOSS_MAX_RTT_NS)
-		return MRC_LOSS_MAX_RTT_NS;
-	return (uint32_t)(now_ns - sent_ns);
-}
-
 /*
  * The smoothed RTT (RFC 6298's 1/8, in a form that cannot overflow 32 bits),
  * the windowed minimum, and a high-water mark that jumps to every higher
@@ -68,7 +59,7 @@ static bool mrc_loss_sent_after(uint64_t a_ns, uint32_t a_psn, uint64_t b_ns, ui
 void mrc_loss_on_acked(struct mrc_loss *l, uint32_t psn, uint64_t sent_ns, uint64_t now_ns,
 		       bool resent)
 {
-	uint32_t rtt = mrc_loss_clamp_rtt(sent_ns, now_ns);
+	uint32_t rtt = mrc_loss_rtt(sent_ns, now_ns);
 
 	if (resent) {
 		/*

@@ -73,6 +73,16 @@ enum mrc_loss_verdict {
 
 int mrc_loss_init(struct mrc_loss *l, const struct mrc_loss_params *p, uint64_t now_ns);
 
+/* The round trip of a copy sent at @sent_ns, clamped to MRC_LOSS_MAX_RTT_NS; 0 if not after it. */
+static inline uint32_t mrc_loss_rtt(uint64_t sent_ns, uint64_t now_ns)
+{
+	if (now_ns <= sent_ns)
+		return 0;
+	if (now_ns - sent_ns > MRC_LOSS_MAX_RTT_NS)
+		return MRC_LOSS_MAX_RTT_NS;
+	return (uint32_t)(now_ns - sent_ns);
+}
+
 /*
  * PSN @psn, whose last copy left at @sent_ns, is acknowledged at @now_ns.
  * @resent: it had more than one copy, so its RTT is ambiguous (no sample;

@@ -47,12 +47,7 @@ void mrc_tx_acked_to_loss(const struct mrc_tx_acked *acked, struct mrc_loss *l, 
 /* The round trip of the newest copy an ACK acknowledged; 0: none to take. */
 uint32_t mrc_tx_acked_rtt(const struct mrc_tx_acked *acked, uint64_t now_ns)
 {
-	uint64_t rtt;
-
-	if (!acked->newest_sent_ns || now_ns <= acked->newest_sent_ns)
-		return 0;
-	rtt = now_ns - acked->newest_sent_ns;
-	return rtt > MRC_LOSS_MAX_RTT_NS ? MRC_LOSS_MAX_RTT_NS : (uint32_t)rtt;
+	return acked->newest_sent_ns ? mrc_loss_rtt(acked->newest_sent_ns, now_ns) : 0;
 }
 
 /*
