@@ -7,8 +7,9 @@
 #               (every header counted, as R counts them) and its share of N * R or R;
 #   failover    one spine's link to leaf A down, or the spine silently dropping everything
 #               (netem loss 100%), 4 s into a sprayed transfer: the rate before, the stall
-#               (ms of transfer lost against the settled rate, over the 3 s after) and the
-#               settled rate after, against (N - 1) / N.
+#               (ms of transfer lost against the settled rate, over the 3 s after; and the
+#               kernel's own: the oldest PSN's longest wait, in ms and in smoothed RTTs) and
+#               the settled rate after, against (N - 1) / N.
 # The single-link comparison against rxe is bench.sh's table, from the same VM run.
 #
 #                           +-- spine 1 --+ tbf R
@@ -47,7 +48,7 @@ failover() { # FABRIC WHAT BREAK
 	shift
 	failover_measure "$@" >/dev/null
 	no_qp_errors
-	echo "$RATE_BEFORE $RATE_STALL $RATE_AFTER"
+	echo "$RATE_BEFORE $RATE_STALL $RATE_AFTER $RATE_KSTALL $RATE_KSTALL_RTT"
 }
 
 aggregate_row() { # NAME SHARE_OF_PATHS CMD...
@@ -64,7 +65,7 @@ aggregate_row() { # NAME SHARE_OF_PATHS CMD...
 }
 
 failover_row() { # FABRIC NAME BREAK
-	local v before stall after
+	local v before stall after kstall krtt
 	v=$(measure failover "$1" "$2" "$3")
 	shift
 	if [ "$v" = fail ]; then
@@ -72,10 +73,12 @@ failover_row() { # FABRIC NAME BREAK
 		FAILED=$((FAILED + 1))
 		return
 	fi
-	read -r before stall after <<<"$v"
-	awk -v w="$1" -v b="$before" -v s="$stall" -v a="$after" -v n=$N 'BEGIN {
-		printf "  %-12s before %6.2f MB/s  stall %5d ms  after %6.2f MB/s  %.2f of before" \
-			" ((N-1)/N %.2f)\n", w, b / 1e6, s, a / 1e6, b ? a / b : 0, (n - 1) / n }'
+	read -r before stall after kstall krtt <<<"$v"
+	awk -v w="$1" -v b="$before" -v s="$stall" -v a="$after" -v n=$N -v k="$kstall" \
+		-v kr="$krtt" 'BEGIN {
+		printf "  %-12s before %6.2f MB/s  stall %5d ms (kernel: %d ms = %d RTT)" \
+			"  after %6.2f MB/s  %.2f of before ((N-1)/N %.2f)\n", w, b / 1e6, s, k, kr,
+			a / 1e6, b ? a / b : 0, (n - 1) / n }'
 }
 
 mrc_load

@@ -9,27 +9,16 @@ RATE_MBIT=${RATE_MBIT:-24}		# R: 3 MB/s per path
 RATE_BPS=$((RATE_MBIT * 125000))
 CLOS_MTU=9000				# IB MTU 4096: headers cost 3% of R, not 10% as at 1024
 
-# The congestion window's queueing-delay target for paths this slow: at R a 4 KiB packet
-# takes 1.4 ms to leave, so the module's 1 ms (sized for fabric links a thousand times
-# faster) is less than one packet queued per path and holds the window at its minimum of 8.
-# Eight packets in flight keep four paths busy, but whether they keep three busy after a
-# failure depended on how the ACKs fell (0.60-0.76 of before, from one run to the next).
-# The target is four packets' time at R: every path keeps a queue, and RED marks (not used
-# by the window) come before tbf's limit.
-RATE_CC_TARGET_US=$((4 * 4200 * 1000000 / RATE_BPS))
-
 # The fabric of RATE_SPINES spines, every B -> A path shaped to R.
 rate_fabric() {
 	clos_fabric "$RATE_SPINES"
 	clos_shape_b_to_a "$RATE_SPINES" "${RATE_MBIT}mbit"
-	mrc_param_set cc_target_delay_us $RATE_CC_TARGET_US
 }
 
 # The same on the SRv6 fabric, both hosts spraying over SRV6 EVs (their profile 1).
 rate_srv6_fabric() {
 	clos_srv6_world "$RATE_SPINES"
 	clos_shape_b_to_a "$RATE_SPINES" "${RATE_MBIT}mbit"
-	mrc_param_set cc_target_delay_us $RATE_CC_TARGET_US
 }
 
 # Host B's new QPs use EV profile ID, made from the rest of the arguments (mrcctl
@@ -71,6 +60,7 @@ rate_blackhole() { ns_ex msts2 tc qdisc add dev msts2-a root netem loss 100%; }	
 # emulation its clock calibration may fail and report 0.
 RATE_SAMPLES=/tmp/rate-samples.out
 RATE_QP_STATS=/tmp/rate-qp-stats.out
+RATE_QP_JSON=/tmp/rate-qp-stats.json
 rate_run() { # SECONDS [AT BREAK]
 	local secs=$1 at=${2:-} break=${3:-} bw sampler stats=
 	ip netns exec msta sleep 1000 >/dev/null 2>&1 &	# not via na: $! must be the sleep
@@ -85,7 +75,9 @@ rate_run() { # SECONDS [AT BREAK]
 		RATE_T_BREAK=$(now_ms)
 		$break
 		# B's QP and EVs two seconds before the end, for a failure to show
+		rm -f $RATE_QP_JSON
 		(set +e; sleep $((secs - at - 2)); nb mrcctl stats qp dev mrcstb
+			nb mrcctl -j stats qp dev mrcstb >$RATE_QP_JSON
 			echo "EVs: $(nb mrcctl -j ev show dev mrcstb |
 				jq -c 'group_by(.state) | map({(.[0].state): length}) | add')"
 		) >$RATE_QP_STATS 2>&1 &
@@ -148,6 +140,9 @@ rate_of_qp() {
 #                short of RATE_AFTER over the 3 s after the failure, divided by it (0 when
 #                the surviving paths took over at once; 3000 when nothing came through;
 #                a sampling gap in those 3 s counts as stalled),
+#   RATE_KSTALL  the kernel's own fact: the longest time the oldest unacknowledged PSN of
+#                B's QP waited (qp-stats stall-max-ns), ms, and RATE_KSTALL_RTT the same
+#                in the QP's smoothed round trips (queues included),
 # and prints them in one line headed WHAT.
 failover_measure() { # WHAT BREAK
 	local what=$1
@@ -176,10 +171,17 @@ failover_measure() { # WHAT BREAK
 			post ? short * 1000 / post + 3000 - cov : 3000' \
 		>/tmp/rate-result.out
 	read -r RATE_BEFORE RATE_STALL </tmp/rate-result.out
+	read -r RATE_KSTALL RATE_KSTALL_RTT <<<"$(jq -r 'max_by(.stall_max_ns) // {} |
+		"\((.stall_max_ns // 0) / 1000000 | floor) " +
+		"\(if (.srtt_ns // 0) > 0 then .stall_max_ns / .srtt_ns | floor else -1 end)"' \
+		$RATE_QP_JSON 2>/dev/null || echo "-1 -1")"
 	awk -v w="$what" -v b="$RATE_BEFORE" -v s="$RATE_STALL" -v a="$RATE_AFTER" \
-		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS 'BEGIN {
-		printf "%s: before %.2f MB/s, stall %d ms, after %.2f MB/s (%.2f of before;" \
-			" (N-1)/N = %.2f)%s\n", w, b / 1e6, s, a / 1e6, b ? a / b : 0, (n - 1) / n,
+		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS -v k="$RATE_KSTALL" \
+		-v kr="$RATE_KSTALL_RTT" \
+		'BEGIN {
+		printf "%s: before %.2f MB/s, stall %d ms (in the kernel: %d ms, %d RTTs)," \
+			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f)%s\n", w, b / 1e6, s, k, kr,
+			a / 1e6, b ? a / b : 0, (n - 1) / n,
 			(g > gap ? sprintf("; sampling paused for up to %d ms: not in the rates," \
 			" counted in the stall", g) : "") }'
 }

@@ -86,6 +86,9 @@ failover_throughput() { # FABRIC WHAT BREAK
 		{ rate_failure_facts; fail "$1: throughput after the failure is not about (N-1)/N"; }
 	[ "$RATE_STALL" -lt 2900 ] ||
 		{ rate_failure_facts; fail "$1: nothing came through in the 3 s after the failure"; }
+	# the kernel's own account: a failure costs its oldest PSN some wait, never seconds
+	[ "$RATE_KSTALL" -ge 1 ] && [ "$RATE_KSTALL" -lt 2900 ] ||
+		{ rate_failure_facts; fail "$1: qp-stats stall-max-ns says $RATE_KSTALL ms"; }
 }
 
 # What a failed rate check needs to be understood from a CI log.

@@ -29,14 +29,16 @@ struct Scenario {
 
 struct Result {
     double rtt_unit_ns = 0; // the base round trip the RTT figures count in
-    double stall_rtt = 0;   // failure until the rate stays >= 0.9 (N-1)/N of before
+    double stall_rtt = 0;   // time lost behind 0.9 (N-1)/N of the rate before
     double last_new_on_dead_rtt = 0;
-    double reo_rtt = 0; // the reordering window at the failure, in RTTs
+    double oldest_wait_rtt = 0; // qp-stats' stall-max-ns over the run after the event
+    double reo_rtt = 0;         // the reordering window at the failure, in RTTs
     uint64_t rto = 0;
     double spurious_pct = 0; // packets the responder got twice, of all sent
     double resend_pct = 0;
     double after_vs_fair = 0;    // rate at the end / ((N-1)/N of before)
     double rate_vs_capacity = 0; // RandomLoss: rate after the event / what the links carry
+    double rate_vs_lossless = 0; // RandomLoss: that rate / the same fabric's without loss
     double fairness_spread = 0;  // Incast: largest deviation from the mean share
     double max_queue_pkts = 0;   // Incast: after convergence
     uint64_t queue_drops = 0;    // Incast: after convergence

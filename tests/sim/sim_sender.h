@@ -17,6 +17,7 @@ extern "C" {
 #include "mrc_cc.h"
 #include "mrc_loss.h"
 #include "mrc_path_set.h"
+#include "mrc_stall.h"
 #include "mrc_tx_rec.h"
 #include "mrc_tx_window.h"
 }
@@ -35,7 +36,7 @@ constexpr uint64_t kRtoNs = 4096ULL << 14U;
 struct SenderConfig {
     uint32_t nr_ev = 256;
     uint32_t window = MRC_DEFAULT_WINDOW;
-    uint32_t target_delay_ns = MRC_CC_TARGET_DELAY_US * 1000U;
+    uint32_t target_delay_ns = 0; // relative (mrc_cc_target_delay)
     uint8_t policy = MRC_SPRAY_ROUND_ROBIN;
     uint64_t probe_secret = 1;
 };
@@ -72,6 +73,9 @@ public:
     [[nodiscard]] const mrc_loss &loss() const { return loss_; }
     [[nodiscard]] const mrc_path_set &paths() const { return ps_; }
     [[nodiscard]] const mrc_tx_window &txw() const { return txw_; }
+    // qp-stats' stall-max-ns: the oldest PSN's longest wait, from @from on
+    [[nodiscard]] uint64_t stall_max_ns() const { return stall_.max_ns; }
+    void stall_reset() { stall_.max_ns = 0; }
 
 private:
     void run(const std::function<void()> &fn);
@@ -103,6 +107,7 @@ private:
 
     std::vector<uint64_t> txw_map_;
     mrc_tx_window txw_{};
+    mrc_stall stall_{};
     std::vector<mrc_tx_rec> rec_;
     std::vector<uint8_t> copies_;
     mrc_cc cc_{};

@@ -84,17 +84,47 @@ TEST_F(Cc, LossOnAFailedPathKeepsTheWindow) {
     EXPECT_EQ(10U, cc.path_losses);
 }
 
-TEST_F(Cc, AfterTheFirstSignalGrowsByOnePacketPerWindow) {
+// After the first congestion signal the window grows by a packet per window, plus up to
+// MRC_CC_PROP_GAIN more the further the delay is below the target.
+TEST_F(Cc, AfterTheFirstSignalGrowsByAPacketPerWindowAndMoreWithoutAQueue) {
     mrc_cc_on_loss(&cc, now, false);
     EXPECT_EQ(48U, mrc_cc_cwnd(&cc)); // a quarter off
     EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
-    // a window's worth of ACKs, give or take the fixed point's rounding
-    for (int i = 0; i < 47; i++)
+    // a window's worth of ACKs with no queue (the RTT is the base), give or take the fixed
+    // point's rounding
+    for (int i = 0; i < 50; i++)
         mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
-    EXPECT_EQ(48U, mrc_cc_cwnd(&cc));
-    for (int i = 0; i < 3; i++)
-        mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
-    EXPECT_EQ(49U, mrc_cc_cwnd(&cc));
+    EXPECT_EQ(48U + 1U + MRC_CC_PROP_GAIN, mrc_cc_cwnd(&cc));
+    // with the queue at nearly the (absolute, 1 ms) target: a packet per window
+    mrc_cc queued{};
+    const mrc_cc_params p = params();
+
+    ASSERT_EQ(0, mrc_cc_init(&queued, &p, now));
+    mrc_cc_on_loss(&queued, now, false);
+    mrc_cc_on_ack(&queued, 0, 100 * kUs, now); // the base
+    for (int i = 0; i < 48; i++)
+        mrc_cc_on_ack(&queued, 1, 1099 * kUs, now); // smoothed towards 999 us of queue
+    queued.cwnd = 48U << MRC_CC_SHIFT;
+    for (int i = 0; i < 50; i++)
+        mrc_cc_on_ack(&queued, 1, 1099 * kUs, now);
+    EXPECT_EQ(49U, mrc_cc_cwnd(&queued));
+}
+
+// A loss with no queue beyond the target is corruption or bad luck: the window keeps its
+// size (counted apart); with the queue beyond it, congestion: a quarter off.
+TEST_F(Cc, ALossWithoutAQueueKeepsTheWindow) {
+    mrc_cc_on_ack(&cc, 0, 100 * kUs, now);
+    mrc_cc_on_loss(&cc, now, false);
+    EXPECT_EQ(64U, mrc_cc_cwnd(&cc));
+    EXPECT_EQ(1U, cc.quiet_losses);
+    EXPECT_EQ(0U, cc.loss_decreases);
+    for (int i = 0; i < 40; i++)
+        mrc_cc_on_ack(&cc, 0, 20 * kMs, now); // far beyond the target: decreases once
+    const uint32_t before = mrc_cc_cwnd(&cc);
+
+    mrc_cc_on_loss(&cc, now + 100 * kMs, false);
+    EXPECT_EQ(1U, cc.loss_decreases);
+    EXPECT_LT(mrc_cc_cwnd(&cc), before);
 }
 
 TEST_F(Cc, BaseRttIsTheLowestSample) {
@@ -186,8 +216,8 @@ TEST_F(Cc, TimeoutFallsToTheMinimumAndSlowStartsToHalf) {
     mrc_cc_on_ack(&cc, 16, 100 * kUs, now);
     EXPECT_EQ(40U, mrc_cc_cwnd(&cc));
     EXPECT_FALSE(mrc_cc_in_slow_start(&cc)); // past 32, half of 64
-    mrc_cc_on_ack(&cc, 40, 100 * kUs, now);
-    EXPECT_EQ(41U, mrc_cc_cwnd(&cc));
+    mrc_cc_on_ack(&cc, 40, 100 * kUs, now);  // a window's worth, no queue
+    EXPECT_EQ(41U + MRC_CC_PROP_GAIN, mrc_cc_cwnd(&cc));
 }
 
 TEST_F(Cc, TimeoutAtTheMinimumStaysThere) {
@@ -197,35 +227,38 @@ TEST_F(Cc, TimeoutAtTheMinimumStaysThere) {
     EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
 }
 
-// One flow through a bottleneck of one packet per 10 us behind a 200 us base
-// RTT: the window must settle near BDP + target worth of queue (20 + 100
-// packets), never fill its 1024-packet maximum, and keep the link busy.
-TEST(CcBottleneck, KeepsTheQueueNearTheTarget) {
-    const mrc_cc_params p = params(64, 8, 1024, 1 * kMs);
-    constexpr uint64_t kService = 10 * kUs;
-    constexpr uint64_t kBaseRtt = 200 * kUs;
+struct BottleneckRun {
+    uint64_t delivered_last_second = 0;
+    uint32_t max_queue = 0;
+    uint32_t cwnd = 0;
+    uint32_t delay_decreases = 0;
+    uint64_t queue_sum_last_second = 0; // queue length summed over the last second's us
+};
+
+// One flow through a bottleneck of one packet per @service behind @base_rtt, for 2 s.
+BottleneckRun run_bottleneck(const mrc_cc_params &p, uint64_t service, uint64_t base_rtt) {
+    BottleneckRun r;
     mrc_cc cc{};
     std::deque<uint64_t> queue;                     // send times of packets waiting at the link
     std::deque<std::pair<uint64_t, uint64_t>> acks; // (arrival, send time)
-    uint64_t now = 0;
     uint64_t link_free = 0;
-    uint64_t delivered = 0;
     uint32_t in_flight = 0;
-    uint32_t max_queue = 0;
 
-    ASSERT_EQ(0, mrc_cc_init(&cc, &p, now));
-    for (; now < 2000 * kMs; now += kUs) {
+    EXPECT_EQ(0, mrc_cc_init(&cc, &p, 0));
+    for (uint64_t now = 0; now < 2000 * kMs; now += kUs) {
         while (mrc_cc_may_send(&cc, in_flight, 1)) {
             queue.push_back(now);
             in_flight++;
         }
-        max_queue = std::max<uint32_t>(max_queue, static_cast<uint32_t>(queue.size()));
+        r.max_queue = std::max<uint32_t>(r.max_queue, static_cast<uint32_t>(queue.size()));
+        if (now > 1000 * kMs)
+            r.queue_sum_last_second += queue.size();
         if (!queue.empty() && now >= link_free) {
-            acks.emplace_back(now + kBaseRtt, queue.front());
+            acks.emplace_back(now + base_rtt, queue.front());
             queue.pop_front();
-            link_free = now + kService;
+            link_free = now + service;
             if (now > 1000 * kMs)
-                delivered++;
+                r.delivered_last_second++;
         }
         while (!acks.empty() && acks.front().first <= now) {
             mrc_cc_on_ack(&cc, 1, static_cast<uint32_t>(now - acks.front().second), now);
@@ -233,13 +266,66 @@ TEST(CcBottleneck, KeepsTheQueueNearTheTarget) {
             in_flight--;
         }
     }
+    r.cwnd = mrc_cc_cwnd(&cc);
+    r.delay_decreases = cc.delay_decreases;
+    return r;
+}
+
+// One flow through a bottleneck of one packet per 10 us behind a 200 us base
+// RTT, with an absolute target of 1 ms: the window must settle near BDP +
+// target worth of queue (20 + 100 packets), never fill its 1024-packet
+// maximum, and keep the link busy.
+TEST(CcBottleneck, KeepsTheQueueNearAnAbsoluteTarget) {
+    const BottleneckRun r = run_bottleneck(params(64, 8, 1024, 1 * kMs), 10 * kUs, 200 * kUs);
+
     // the last second: link busy at least 90% of the time
-    EXPECT_GE(delivered, 90000U);
-    EXPECT_LT(mrc_cc_cwnd(&cc), 400U);
-    EXPECT_GT(mrc_cc_cwnd(&cc), 20U);
-    EXPECT_GT(cc.delay_decreases, 0U);
+    EXPECT_GE(r.delivered_last_second, 90000U);
+    EXPECT_LT(r.cwnd, 400U);
+    EXPECT_GT(r.cwnd, 20U);
+    EXPECT_GT(r.delay_decreases, 0U);
     // slow start overshoots once; the standing queue is what stays bounded
-    EXPECT_LT(max_queue, 1024U);
+    EXPECT_LT(r.max_queue, 1024U);
+}
+
+// The default, relative target: half the base RTT, at least MRC_CC_TARGET_PKTS delivery
+// intervals. A fast path (100 us RTT, 1 us per packet) keeps a queue of about half a
+// round trip, not a millisecond; a slow one (2 ms per packet behind 1 ms) keeps
+// MRC_CC_TARGET_PKTS packets queued rather than holding the window at its floor; both stay
+// busy.
+TEST(CcBottleneck, KeepsTheQueueNearARelativeTarget) {
+    const BottleneckRun fast = run_bottleneck(params(64, 8, 1024, 0), kUs, 100 * kUs);
+    const BottleneckRun slow = run_bottleneck(params(64, 8, 1024, 0), 2 * kMs, 1 * kMs);
+
+    EXPECT_GE(fast.delivered_last_second, 900'000U); // of a million
+    // the mean standing queue: within a round trip's worth of packets (100), not 1000
+    EXPECT_LT(fast.queue_sum_last_second / 1'000'000U, 100U);
+    EXPECT_GT(fast.delay_decreases, 0U);
+    EXPECT_GE(slow.delivered_last_second, 450U); // of 500 the link can carry
+    EXPECT_GE(slow.cwnd, 2U + MRC_CC_TARGET_PKTS / 2);
+    // the mean standing queue: about the target's packets; slow start overshoots once
+    EXPECT_LT(slow.queue_sum_last_second / 1'000'000U, 2U * MRC_CC_TARGET_PKTS);
+    EXPECT_LT(slow.max_queue, 8U * MRC_CC_TARGET_PKTS);
+}
+
+TEST_F(Cc, TheRelativeTargetFollowsTheBaseRttAndTheDeliveryInterval) {
+    mrc_cc rel{};
+    const mrc_cc_params p = params(64, 8, 1024, 0);
+    uint64_t t = 0;
+
+    ASSERT_EQ(0, mrc_cc_init(&rel, &p, t));
+    EXPECT_EQ(0U, mrc_cc_target_delay(&rel)); // nothing known yet
+    mrc_cc_on_ack(&rel, 0, 400 * kUs, t);
+    EXPECT_EQ(200U * kUs, mrc_cc_target_delay(&rel));
+    EXPECT_EQ(0U, mrc_cc_delivery_interval(&rel));
+    // 16 packets per 400 us, measured over a round trip: 25 us each, x 16 = 400 us
+    for (int i = 0; i < 16; i++) {
+        t += 25 * kUs;
+        mrc_cc_on_ack(&rel, 1, 0, t);
+    }
+    EXPECT_EQ(25U * kUs, mrc_cc_delivery_interval(&rel));
+    EXPECT_EQ(uint64_t{MRC_CC_TARGET_PKTS} * 25 * kUs, mrc_cc_target_delay(&rel));
+    // an absolute target overrides both
+    EXPECT_EQ(1U * kMs, mrc_cc_target_delay(&cc));
 }
 
 } // namespace

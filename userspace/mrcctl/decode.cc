@@ -64,6 +64,8 @@ QpStats decode_qp_stats(const AttrView &a) {
     q.base_rtt_ns = a.u32(MRC_A_QP_STATS_BASE_RTT_NS).value_or(0);
     q.in_flight = a.u32(MRC_A_QP_STATS_IN_FLIGHT).value_or(0);
     q.retries = a.u32(MRC_A_QP_STATS_RETRIES).value_or(0);
+    q.stall_max_ns = a.u64(MRC_A_QP_STATS_STALL_MAX_NS).value_or(0);
+    q.spurious_resends = a.u32(MRC_A_QP_STATS_SPURIOUS_RESENDS).value_or(0);
     return q;
 }
 

@@ -51,6 +51,8 @@ struct QpStats {
     std::uint64_t packets = 0, retransmits = 0, timeouts = 0;
     std::uint32_t cwnd = 0, srtt_ns = 0, base_rtt_ns = 0;
     std::uint32_t in_flight = 0, retries = 0;
+    std::uint64_t stall_max_ns = 0;
+    std::uint32_t spurious_resends = 0;
 };
 
 struct EvEvent {

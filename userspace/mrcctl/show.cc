@@ -239,6 +239,8 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
         p.field("base_rtt_ns", q.base_rtt_ns, duration_text(q.base_rtt_ns));
         p.field("in_flight", q.in_flight);
         p.field("retries", q.retries);
+        p.field("stall_max_ns", q.stall_max_ns, duration_text(q.stall_max_ns));
+        p.field("spurious_resends", q.spurious_resends);
         p.end_object();
         p.end_line();
     }

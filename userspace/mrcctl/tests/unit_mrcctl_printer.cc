@@ -256,12 +256,15 @@ TEST(show, qp_stats_and_probe) {
                                     .srtt_ns = 1500,
                                     .base_rtt_ns = 900,
                                     .in_flight = 5,
-                                    .retries = 2}};
+                                    .retries = 2,
+                                    .stall_max_ns = 12'500'000,
+                                    .spurious_resends = 3}};
     std::ostringstream out;
     Printer p(out, false);
     show_qp_stats(p, qps);
     EXPECT_EQ(out.str(), "qpn 17 profile 0 packets 9 retransmits 1 timeouts 0 cwnd 64 "
-                         "srtt_ns 1.50us base_rtt_ns 900ns in_flight 5 retries 2\n");
+                         "srtt_ns 1.50us base_rtt_ns 900ns in_flight 5 retries 2 "
+                         "stall_max_ns 12.5ms spurious_resends 3\n");
     ProbeReply r;
     const Addr16 a = parse_addr("::1");
     r.dst.assign(a.begin(), a.end());

@@ -117,6 +117,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	if (res.una_advance) {
 		/* IB counts RNR retries per message: progress starts anew */
 		req->rnr_retries = 0;
+		mrc_stall_una_moved(&req->stall, ktime_get_ns());
 	}
 	if (res.una_advance || res.newly_acked) {
 		mrc_comp_account(qp, old_una, &hdr->ack.sack);

@@ -625,6 +625,8 @@ struct mrc_nl_qp_snap {
 	u32 base_rtt_ns;
 	u32 in_flight;
 	u32 retries;
+	u64 stall_max_ns;
+	u32 spurious;
 };
 
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
@@ -648,7 +650,10 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	    nla_put_u32(skb, MRC_A_QP_STATS_SRTT_NS, s->srtt_ns) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_BASE_RTT_NS, s->base_rtt_ns) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_IN_FLIGHT, s->in_flight) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_RETRIES, s->retries)) {
+	    nla_put_u32(skb, MRC_A_QP_STATS_RETRIES, s->retries) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_STALL_MAX_NS, s->stall_max_ns,
+			      MRC_A_QP_STATS_PAD) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_SPURIOUS_RESENDS, s->spurious)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -683,6 +688,8 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			s.base_rtt_ns = mrc_cc_base_rtt(&qp->req.cc);
 			s.in_flight = mrc_tx_window_outstanding(&qp->req.txw);
 			s.retries = READ_ONCE(qp->req.retries);
+			s.stall_max_ns = READ_ONCE(qp->req.stall.max_ns);
+			s.spurious = READ_ONCE(qp->req.loss.spurious);
 		}
 		xa_unlock(&mdev->qp_xa);
 		if (!qp)

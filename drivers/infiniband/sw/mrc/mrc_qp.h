@@ -18,6 +18,7 @@
 
 #include "core/mrc_cc.h"
 #include "core/mrc_loss.h"
+#include "core/mrc_stall.h"
 #include "core/mrc_path_set.h"
 #include "core/mrc_rx_window.h"
 #include "core/mrc_tx_rec.h"
@@ -81,6 +82,7 @@ struct mrc_req {
 	u64 tx_packets;			/* packets sent, retransmissions included */
 	u64 tx_retransmits;
 	u64 tx_timeouts;		/* retransmit timer expiries with data out */
+	struct mrc_stall stall;		/* the oldest PSN's longest wait */
 	struct timer_list timer;
 	struct hrtimer loss_timer;	/* the next loss deadline (mrc_loss) */
 	struct work_struct work;

@@ -34,10 +34,10 @@ enum mrc_tx_kind {
 	MRC_TX_SPARE,		/* one more copy beside the recorded one, unrecorded */
 };
 
-static unsigned int mrc_cc_target_delay_us = MRC_CC_TARGET_DELAY_US;
+static unsigned int mrc_cc_target_delay_us;
 module_param_named(cc_target_delay_us, mrc_cc_target_delay_us, uint, 0644);
 MODULE_PARM_DESC(cc_target_delay_us,
-		 "Queueing delay a QP's congestion window tolerates, in us (default 1000)");
+		 "Queueing delay a QP's congestion window tolerates, in us (default 0: half the base RTT, at least 16 packets' delivery time)");
 
 static void mrc_req_timer(struct timer_list *t);
 static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t);
@@ -168,6 +168,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->progress_una = psn;
 	req->rnr_until = 0;
 	req->timed_out = false;
+	req->stall.since_ns = 0;
 }
 
 /* Entering RTS: start numbering at the sq_psn the application gave. */
@@ -579,6 +580,7 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 				req->rd_atomic++;	/* once: next_pkt moves below */
 			w->first_psn = mrc_tx_window_nxt(&req->txw);
 		}
+		mrc_stall_sent(&req->stall, !mrc_tx_window_outstanding(&req->txw), ktime_get_ns());
 		for (i = 0; i < count; i++) {
 			u32 psn;
 

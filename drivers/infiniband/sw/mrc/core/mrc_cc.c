@@ -27,6 +27,8 @@ int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_n
 	cc->p = *p;
 	cc->cwnd = p->init_cwnd << MRC_CC_SHIFT;
 	mrc_rtt_min_init(&cc->base, now_ns);
+	mrc_rtt_min_init(&cc->interval, now_ns);
+	cc->meas_start_ns = now_ns;
 	cc->ssthresh = 0xffffffffU;
 	return 0;
 }
@@ -38,6 +40,37 @@ static void mrc_cc_sample(struct mrc_cc *cc, uint32_t rtt_ns, uint64_t now_ns)
 		cc->srtt_ns = rtt_ns;
 	else
 		cc->srtt_ns = cc->srtt_ns - (cc->srtt_ns >> 3) + (rtt_ns >> 3);
+}
+
+/*
+ * Time per delivered packet, measured over a smoothed RTT at least (one
+ * ACK's batch says nothing about the rate); a measurement spanning an idle
+ * time only reads long, and the minimum ignores it.
+ */
+static void mrc_cc_measure(struct mrc_cc *cc, uint32_t acked, uint64_t now_ns)
+{
+	uint64_t span = now_ns - cc->meas_start_ns;
+
+	cc->meas_pkts += acked;
+	if (!cc->srtt_ns || span < cc->srtt_ns || cc->meas_pkts < MRC_CC_INTERVAL_PKTS)
+		return;
+	if (span <= MRC_CC_MAX_RTT_NS)
+		mrc_rtt_min_sample(&cc->interval, (uint32_t)span / cc->meas_pkts, now_ns,
+				   MRC_CC_INTERVAL_EPOCH_NS);
+	cc->meas_start_ns = now_ns;
+	cc->meas_pkts = 0;
+}
+
+uint32_t mrc_cc_target_delay(const struct mrc_cc *cc)
+{
+	uint32_t rel = mrc_cc_base_rtt(cc) >> MRC_CC_TARGET_BASE_SHIFT;
+	uint32_t floor = mrc_cc_delivery_interval(cc);
+
+	if (cc->p.target_delay_ns)
+		return cc->p.target_delay_ns;
+	floor = floor > MRC_CC_MAX_RTT_NS / MRC_CC_TARGET_PKTS ? MRC_CC_MAX_RTT_NS :
+		floor * MRC_CC_TARGET_PKTS;
+	return rel > floor ? rel : floor;
 }
 
 /* One decrease per smoothed RTT: the next ones would see the same queue. */
@@ -71,29 +104,60 @@ static void mrc_cc_delay_decrease(struct mrc_cc *cc, uint32_t delay, uint32_t ta
 	cc->ssthresh = cc->cwnd;
 }
 
+/* The queueing delay now: smoothed RTT above the base; 0 before a sample. */
+static uint32_t mrc_cc_delay(const struct mrc_cc *cc)
+{
+	uint32_t base = mrc_cc_base_rtt(cc);
+
+	return cc->srtt_ns > base ? cc->srtt_ns - base : 0;
+}
+
+/*
+ * Below the target the window grows by a packet per window, plus up to
+ * MRC_CC_PROP_GAIN more the emptier the queue is (after NSCC's
+ * proportional increase): a window cut by a failure or a loss returns
+ * within a few round trips of an idle path, not a hundred.
+ */
+static void mrc_cc_increase(struct mrc_cc *cc, uint32_t acked, uint32_t delay, uint32_t target)
+{
+	uint32_t step, room = 0;	/* room: (target - delay) / target, fixed point */
+	uint64_t next;
+
+	if (mrc_cc_in_slow_start(cc)) {
+		next = (uint64_t)cc->cwnd + ((uint64_t)acked << MRC_CC_SHIFT);
+	} else {
+		step = (acked << MRC_CC_SHIFT) / mrc_cc_cwnd(cc);	/* acked <= 2^20 */
+		if (target && delay < target)
+			room = target >= MRC_CC_ONE ? (target - delay) / (target >> MRC_CC_SHIFT) :
+				((target - delay) << MRC_CC_SHIFT) / target;
+		next = (uint64_t)cc->cwnd + step +
+		       (((uint64_t)step * room * MRC_CC_PROP_GAIN) >> MRC_CC_SHIFT);
+	}
+	cc->cwnd = next > (uint64_t)cc->p.max_cwnd << MRC_CC_SHIFT ?
+		cc->p.max_cwnd << MRC_CC_SHIFT : (uint32_t)next;
+	mrc_cc_clamp(cc);
+}
+
 void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t now_ns)
 {
-	uint32_t base, delay;
+	uint32_t delay = 0, target = 0;
 
 	if (acked > cc->p.max_cwnd)
 		acked = cc->p.max_cwnd;
+	mrc_cc_measure(cc, acked, now_ns);
 	if (rtt_ns) {
 		if (rtt_ns > MRC_CC_MAX_RTT_NS)
 			rtt_ns = MRC_CC_MAX_RTT_NS;
 		mrc_cc_sample(cc, rtt_ns, now_ns);
-		base = mrc_cc_base_rtt(cc);
-		delay = cc->srtt_ns > base ? cc->srtt_ns - base : 0;
-		if (delay > cc->p.target_delay_ns) {
+		delay = mrc_cc_delay(cc);
+		target = mrc_cc_target_delay(cc);
+		if (delay > target) {
 			if (mrc_cc_may_decrease(cc, now_ns))
-				mrc_cc_delay_decrease(cc, delay, cc->p.target_delay_ns);
+				mrc_cc_delay_decrease(cc, delay, target);
 			return;
 		}
 	}
-	if (mrc_cc_in_slow_start(cc))
-		cc->cwnd += acked << MRC_CC_SHIFT;
-	else
-		cc->cwnd += (acked << MRC_CC_SHIFT) / mrc_cc_cwnd(cc);
-	mrc_cc_clamp(cc);
+	mrc_cc_increase(cc, acked, delay, target);
 }
 
 /*
@@ -108,6 +172,11 @@ void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed)
 {
 	if (path_failed) {
 		cc->path_losses++;
+		return;
+	}
+	/* no queue to speak of: a packet corrupted or dropped at random, not congestion */
+	if (cc->srtt_ns && mrc_cc_delay(cc) <= mrc_cc_target_delay(cc)) {
+		cc->quiet_losses++;
 		return;
 	}
 	if (!mrc_cc_may_decrease(cc, now_ns))

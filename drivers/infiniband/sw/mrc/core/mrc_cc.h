@@ -1,22 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Per-QP congestion window, delay based (after UET NSCC, the algorithm
- * behind the OCP profile "uet-1.0-nscc"; there is no ECN on a software
- * device's path, so queueing delay is the congestion signal).
+ * behind the OCP profile "uet-1.0-nscc").
  *
  * The window counts packets.  Each ACK brings the number of packets it
  * acknowledged and, when one of them was sent only once, a round-trip
  * sample.  The queueing delay is the smoothed RTT (samples averaged 1/8
  * each, so one late sample -- a descheduled CPU, a delayed ACK -- is no
  * queue) minus the base RTT (the lowest sample of the last two epochs, so
- * a route that got longer is learnt within two epochs).  Within the
- * target delay the window grows: by every acknowledged packet until the
- * first congestion signal, then by one packet per window.  Beyond the
- * target it shrinks in proportion to how far beyond, by at most half, at
- * most once per smoothed RTT, so one queue is not counted twice.  A loss
+ * a route that got longer is learnt within two epochs).
+ *
+ * The target delay is relative, not one number for every fabric: half the
+ * base RTT, and never less than MRC_CC_TARGET_PKTS packets' worth of the
+ * QP's own delivery interval (the shortest time per acknowledged packet
+ * measured over a round trip, in the same two epochs). A queue shorter than
+ * that is no congestion but the way packets arrive: ACKs are coalesced, so
+ * the first packet of a batch waits for the rest of it, and a slow path
+ * holds a packet for its serialization time. A fixed target either lets
+ * a 10 us fabric queue for a hundred round trips or holds a window on a
+ * slow path at its floor. The caller may still impose an absolute one.
+ *
+ * Within the target delay the window grows: by every acknowledged packet
+ * until the first congestion signal, then by one packet per window and up
+ * to MRC_CC_PROP_GAIN more in proportion to how far below the target the
+ * delay is.  Beyond the target it shrinks in proportion to how far beyond,
+ * by at most half, at most once per smoothed RTT, so one queue is not
+ * counted twice.  A loss
  * shrinks it by a quarter (once per RTT: losses come in bursts), unless it
- * was on a path that failed: the path's bypass, not the window, is the
- * answer to that.
+ * was on a path that failed -- the path's bypass, not the window, is the
+ * answer to that -- or came with no queue beyond the target: then it was
+ * corruption or bad luck, not congestion (after NSCC, which leaves the
+ * window to delay and ECN).
  * A retransmit timeout drops it to the minimum, from where it grows by
  * every acknowledged packet again up to half of what it was.
  *
@@ -38,11 +52,24 @@
 /* Round-trip samples are clamped to this (a second), so sums fit 32 bits. */
 #define MRC_CC_MAX_RTT_NS	(1000U * 1000 * 1000)
 
+/*
+ * The relative target: the base RTT >> MRC_CC_TARGET_BASE_SHIFT, at least
+ * MRC_CC_TARGET_PKTS delivery intervals. A delivery interval is measured
+ * over at least a smoothed RTT and MRC_CC_INTERVAL_PKTS packets.
+ */
+#define MRC_CC_TARGET_BASE_SHIFT	1U
+#define MRC_CC_TARGET_PKTS		16U
+#define MRC_CC_INTERVAL_PKTS		16U
+#define MRC_CC_INTERVAL_EPOCH_NS	(1000ULL * 1000 * 1000)
+
+/* Below the target, up to this many packets per window more than one. */
+#define MRC_CC_PROP_GAIN		1U
+
 struct mrc_cc_params {
 	uint32_t init_cwnd;		/* packets */
 	uint32_t min_cwnd;		/* packets, >= 1 */
 	uint32_t max_cwnd;		/* packets, <= 2^20 */
-	uint32_t target_delay_ns;	/* queueing delay tolerated */
+	uint32_t target_delay_ns;	/* an absolute target; 0: relative (above) */
 };
 
 struct mrc_cc {
@@ -50,12 +77,16 @@ struct mrc_cc {
 	uint32_t cwnd;			/* fixed point */
 	uint32_t srtt_ns;		/* 0 until the first sample */
 	struct mrc_rtt_min base;	/* the base RTT's samples */
+	struct mrc_rtt_min interval;	/* ns per delivered packet, its least */
+	uint64_t meas_start_ns;		/* the delivery measurement under way */
+	uint32_t meas_pkts;
 	uint64_t hold_until_ns;		/* no decrease before this */
 	uint32_t ssthresh;		/* fixed point: slow start below it */
 	/* what happened, for the QP's statistics */
 	uint32_t delay_decreases;
 	uint32_t loss_decreases;
 	uint32_t path_losses;		/* losses on failing paths: no decrease */
+	uint32_t quiet_losses;		/* losses with the delay within target: none */
 	uint32_t timeouts;
 };
 
@@ -83,6 +114,16 @@ static inline uint32_t mrc_cc_base_rtt(const struct mrc_cc *cc)
 
 	return base == MRC_RTT_MIN_NONE ? 0 : base;
 }
+
+/* The shortest time per acknowledged packet lately; 0 before a measurement. */
+static inline uint32_t mrc_cc_delivery_interval(const struct mrc_cc *cc)
+{
+	uint32_t d = mrc_rtt_min_get(&cc->interval);
+
+	return d == MRC_RTT_MIN_NONE ? 0 : d;
+}
+
+uint32_t mrc_cc_target_delay(const struct mrc_cc *cc);
 
 /*
  * Whether @count more packets may go out with @in_flight already out.

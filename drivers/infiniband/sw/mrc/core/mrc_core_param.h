@@ -72,16 +72,16 @@
 /*
  * The congestion window (mrc_cc.h) of a QP in packets: where it starts, and
  * its floor; its ceiling is the PSN window. The queueing delay it tolerates
- * is the module parameter cc_target_delay_us, by default this.
+ * is relative to the QP's own path (mrc_cc_target_delay()). A larger first
+ * burst queues in front of the first RTT samples, which set the base RTT.
  */
-#define MRC_CC_INIT_CWND	64
+#define MRC_CC_INIT_CWND	16
 #define MRC_CC_MIN_CWND		8
-#define MRC_CC_TARGET_DELAY_US	1000
 
 /*
- * Loss detection (mrc_loss.h): the reordering window's floor, a few
- * packets' serialization on a slow path plus a kernel's scheduling noise;
- * and the most holes one requester pass asks about.
+ * Loss detection (mrc_loss.h): the reordering window's floor, a kernel's
+ * scheduling noise (the window itself follows the paths' RTTs and their
+ * spread); and the most holes one requester pass asks about.
  */
 #define MRC_LOSS_MIN_REO_NS	(50U * 1000)
 #define MRC_LOSS_SCAN		512U
