@@ -13,24 +13,25 @@
  * The target delay is relative, not one number for every fabric: half the
  * base RTT, and never less than MRC_CC_TARGET_PKTS packets' worth of the
  * QP's own delivery interval (the shortest time per acknowledged packet
- * measured over a round trip, in the same two epochs). A queue shorter than
- * that is no congestion but the way packets arrive: ACKs are coalesced, so
- * the first packet of a batch waits for the rest of it, and a slow path
- * holds a packet for its serialization time. A fixed target either lets
- * a 10 us fabric queue for a hundred round trips or holds a window on a
- * slow path at its floor. The caller may still impose an absolute one.
+ * measured over a round trip, in the last one or two
+ * MRC_CC_INTERVAL_EPOCH_NS: a shaper's first burst is soon forgotten). A
+ * queue shorter than that is no congestion but the way packets arrive:
+ * ACKs are coalesced, so the first packet of a batch waits for the rest of
+ * it, and a slow path holds a packet for its serialization time. A fixed
+ * target either lets a 10 us fabric queue for a hundred round trips or
+ * holds a window on a slow path at its floor. The caller may still impose
+ * an absolute one.
  *
  * Within the target delay the window grows: by every acknowledged packet
  * until the first congestion signal, then by one packet per window and up
  * to MRC_CC_PROP_GAIN more in proportion to how far below the target the
  * delay is.  Beyond the target it shrinks in proportion to how far beyond,
  * by at most half, at most once per smoothed RTT, so one queue is not
- * counted twice.  A loss
- * shrinks it by a quarter (once per RTT: losses come in bursts), unless it
- * was on a path that failed -- the path's bypass, not the window, is the
- * answer to that -- or came with no queue beyond the target: then it was
- * corruption or bad luck, not congestion (after NSCC, which leaves the
- * window to delay and ECN).
+ * counted twice.  A loss shrinks it by a quarter (once per RTT: losses
+ * come in bursts), unless it was on a path that failed -- the path's
+ * bypass, not the window, is the answer to that -- or came with no queue
+ * beyond the target: then it was corruption or bad luck, not congestion
+ * (after NSCC, which leaves the window to delay and ECN).
  * A retransmit timeout drops it to the minimum, from where it grows by
  * every acknowledged packet again up to half of what it was.
  *
