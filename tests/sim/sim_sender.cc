@@ -130,7 +130,7 @@ void Sender::send_new() {
     while (mrc_tx_window_space(&txw_) && mrc_cc_may_send(&cc_, in_flight(), 1)) {
         uint32_t psn = 0;
 
-        mrc_stall_sent(&stall_, !mrc_tx_window_outstanding(&txw_), loop_.now());
+        mrc_stall_sent(&stall_, mrc_tx_window_outstanding(&txw_) == 0, loop_.now());
         mrc_tx_window_alloc(&txw_, &psn);
         copies_[psn & (cfg_.window - 1)] = 0;
         xmit(psn, false);
