@@ -73,7 +73,7 @@ public:
     [[nodiscard]] const mrc_loss &loss() const { return loss_; }
     [[nodiscard]] const mrc_path_set &paths() const { return ps_; }
     [[nodiscard]] const mrc_tx_window &txw() const { return txw_; }
-    // qp-stats' stall-max-ns: the oldest PSN's longest wait, from @from on
+    // qp-stats' stall-max-ns: the oldest PSN's longest wait since the last stall_reset()
     [[nodiscard]] uint64_t stall_max_ns() const { return stall_.max_ns; }
     void stall_reset() { stall_.max_ns = 0; }
 
