@@ -54,6 +54,7 @@ void Receiver::on_data(const Packet &pkt) {
         delivered_(loop_.now(), advance);
     if (pkt.ce) {
         ce_seen_ = true;
+        ce_psn_ = pkt.psn;
         ack = true;
     }
     since_ack_++;
@@ -80,7 +81,8 @@ void Receiver::send_ack(uint32_t ev, uint32_t psn, bool dup) {
     ack.flow = flow_;
     ack.ev = ev;
     ack.bytes = kCtrlBytes;
-    ack.psn = dup ? psn : mrc_rx_window_cum(&rxw_);
+    // mrc_resp_send_ack_on: the PSN field names a duplicate, else a marked packet, else cum
+    ack.psn = dup ? psn : ce_seen_ ? ce_psn_ : mrc_rx_window_cum(&rxw_);
     ack.dup = dup;
     ack.ce_echo = ce_seen_;
     ack.echo_ev = ev;

@@ -51,6 +51,7 @@ private:
     uint32_t ack_back_ev_ = 0;
     uint32_t ack_cum_ = 0; // cum when the last ACK left
     bool ce_seen_ = false;
+    uint32_t ce_psn_ = 0; // the marked packet the next ACK names
     uint64_t duplicates_ = 0;
     uint64_t acks_ = 0;
     Delivered delivered_;

@@ -315,7 +315,7 @@ std::string format(const Scenario &sc, const Result &r) {
         out += line;
     }
     if (sc.check == Check::Incast) {
-        std::snprintf(line, sizeof(line), " spread=%.2f max_queue=%.0f drops=%llu",
+        std::snprintf(line, sizeof(line), " spread=%.3f max_queue=%.0f drops=%llu",
                       r.fairness_spread, r.max_queue_pkts,
                       static_cast<unsigned long long>(r.queue_drops));
         out += line;
@@ -378,10 +378,14 @@ std::vector<Scenario> matrix() {
     loss.loss_ppm = 1000;
     out.push_back(loss);
 
+    // ECMP's hash gives each sender its own uneven split over the spines, SRv6 an even one
     Scenario incast;
     incast.name = "control-incast-8to1-ecn";
     incast.check = Check::Incast;
     incast.senders = 8;
+    out.push_back(incast);
+    incast.name += "-srv6";
+    incast.srv6 = true;
     out.push_back(incast);
     return out;
 }

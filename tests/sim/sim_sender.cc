@@ -201,8 +201,10 @@ void Sender::on_ack(const Packet &pkt) {
         account(old_una, pkt.sack);
         progress();
     }
-    if (pkt.ce_echo)
+    if (pkt.ce_echo) {
         mrc_path_set_ce_mark(&ps_, pkt.echo_ev);
+        mrc_cc_on_ce(&cc_, marked_rtt(pkt), loop_.now());
+    }
     if (pkt.dup) {
         const uint32_t nxt = mrc_tx_window_nxt(&txw_);
 
@@ -212,6 +214,16 @@ void Sender::on_ack(const Packet &pkt) {
             stats_.spurious++;
         }
     }
+}
+
+// mrc_comp_marked_rtt: the round trip of the packet a CE echo names, 0 when it names none.
+uint32_t Sender::marked_rtt(const Packet &ack) const {
+    const uint32_t nxt = mrc_tx_window_nxt(&txw_);
+
+    if (ack.dup || !mrc_psn_before(ack.psn, nxt) || nxt - ack.psn > cfg_.window ||
+        !mrc_tx_window_is_acked(&txw_, ack.psn))
+        return 0;
+    return mrc_tx_rec_marked_rtt(&rec(ack.psn), loop_.now());
 }
 
 // mrc_comp_account

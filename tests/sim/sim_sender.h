@@ -86,6 +86,7 @@ private:
     void resend_lost(uint32_t psn);
     void on_ack(const Packet &pkt);
     void account(uint32_t old_una, const mrc_sack &sack);
+    [[nodiscard]] uint32_t marked_rtt(const Packet &ack) const;
     void progress();
     void arm_rto();
     void on_rto();
@@ -95,6 +96,9 @@ private:
     void tick();
     [[nodiscard]] uint32_t in_flight() const;
     mrc_tx_rec &rec(uint32_t psn) { return rec_[psn & (cfg_.window - 1)]; }
+    [[nodiscard]] const mrc_tx_rec &rec(uint32_t psn) const {
+        return rec_[psn & (cfg_.window - 1)];
+    }
 
     EventLoop &loop_;
     Fabric &fabric_;

@@ -329,3 +329,137 @@ TEST_F(Cc, TheRelativeTargetFollowsTheBaseRttAndTheDeliveryInterval) {
 }
 
 } // namespace
+
+// ECN (mrc_cc_on_ce): a mark cuts by the share of one mark, and only with a queue beyond the
+// target behind the marked packet.
+TEST_F(Cc, AMarkBeyondTheTargetTakesItsShareOfTheWindow) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now); // base and srtt 100 us, cwnd 65
+    const uint32_t before = cc.cwnd;
+
+    mrc_cc_on_ce(&cc, 100 * kUs + 2 * kMs, now); // 2 ms of queue, the target 1 ms
+    EXPECT_EQ(before - (before >> MRC_CC_ECN_CUT_SHIFT), cc.cwnd);
+    EXPECT_EQ(1U, cc.ecn_decreases);
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
+    mrc_cc_on_ce(&cc, 3 * kMs, now + kUs); // marks are counted, not round trips
+    EXPECT_EQ(2U, cc.ecn_decreases);
+}
+
+TEST_F(Cc, TheMarksOfOneRoundTripHalveTheWindowAtMost) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    const uint32_t before = cc.cwnd;
+
+    for (uint64_t i = 0; i < 100; i++)
+        mrc_cc_on_ce(&cc, 3 * kMs, now + i);
+    EXPECT_EQ(before >> 1, cc.cwnd);
+    EXPECT_LT(cc.ecn_decreases, 32U);
+    mrc_cc_on_ce(&cc, 3 * kMs, now + cc.srtt_ns); // the next round trip's first mark
+    EXPECT_LT(cc.cwnd, before >> 1);
+}
+
+TEST_F(Cc, AMarkWithinTheTargetIsOneEvsQueueNotTheWindows) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    const uint32_t before = cc.cwnd;
+
+    mrc_cc_on_ce(&cc, 600 * kUs, now); // half a millisecond of queue: within the target
+    EXPECT_EQ(before, cc.cwnd);
+    EXPECT_EQ(1U, cc.ecn_path_marks);
+    EXPECT_EQ(0U, cc.ecn_decreases);
+}
+
+TEST_F(Cc, AMarkThatNamesNoPacketIsJudgedByTheLatestSample) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    mrc_cc_on_ce(&cc, 0, now); // the latest sample had no queue
+    EXPECT_EQ(1U, cc.ecn_path_marks);
+    mrc_cc_on_ack(&cc, 1, 3 * kMs, now); // smoothed: 0.46 ms, within the target
+    EXPECT_EQ(0U, cc.delay_decreases);
+    mrc_cc_on_ce(&cc, 0, now); // the latest sample waited 2.9 ms
+    EXPECT_EQ(1U, cc.ecn_decreases);
+}
+
+// Once the fabric marked, delay beyond the target without a mark is a queue that does not
+// mark (a host, a longer route): the window grows by its packet per round trip. A second
+// later without a mark, the delay rules are back.
+TEST_F(Cc, WhereTheFabricMarksDelayAloneDoesNotShrinkTheWindow) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    mrc_cc_on_ce(&cc, 600 * kUs, now);
+    const uint32_t before = mrc_cc_cwnd(&cc);
+
+    for (uint64_t i = 1; i <= 20; i++)
+        mrc_cc_on_ack(&cc, 1, 20 * kMs, now + i * kUs);
+    EXPECT_EQ(0U, cc.delay_decreases);
+    EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
+    EXPECT_GE(mrc_cc_cwnd(&cc), before);
+    EXPECT_LE(mrc_cc_cwnd(&cc), before + 1);
+    mrc_cc_on_ack(&cc, 1, 20 * kMs, now + MRC_CC_ECN_EPOCH_NS + kMs);
+    EXPECT_EQ(1U, cc.delay_decreases);
+}
+
+// Two QPs through one bottleneck that marks packets finding @mark_at or more ahead of them,
+// one starting at the maximum window, one at the minimum, for a second of 1 us packets
+// behind 100 us: each ACK answers one packet and echoes its mark.
+struct SharedRun {
+    uint64_t delivered[2] = {};
+    uint32_t max_queue = 0;
+};
+
+SharedRun run_shared(uint32_t mark_at) {
+    struct Pkt {
+        int flow;
+        uint64_t sent;
+        bool ce;
+    };
+    struct Ack {
+        uint64_t at;
+        Pkt pkt;
+    };
+    SharedRun r;
+    mrc_cc cc[2]{};
+    uint32_t in_flight[2] = {};
+    std::deque<Pkt> queue;
+    std::deque<Ack> acks;
+    uint64_t link_free = 0;
+    const mrc_cc_params big = params(1000, 8, 1024, 0);
+    const mrc_cc_params small = params(8, 8, 1024, 0);
+
+    EXPECT_EQ(0, mrc_cc_init(&cc[0], &big, 0));
+    EXPECT_EQ(0, mrc_cc_init(&cc[1], &small, 0));
+    for (uint64_t now = 0; now < 1000 * kMs; now += 250) {
+        for (int f = 0; f < 2; f++) {
+            while (mrc_cc_may_send(&cc[f], in_flight[f], 1)) {
+                queue.push_back({f, now, queue.size() >= mark_at});
+                in_flight[f]++;
+            }
+        }
+        r.max_queue = std::max<uint32_t>(r.max_queue, static_cast<uint32_t>(queue.size()));
+        if (!queue.empty() && now >= link_free) {
+            acks.push_back({now + 100 * kUs, queue.front()});
+            if (now > 500 * kMs)
+                r.delivered[queue.front().flow]++;
+            queue.pop_front();
+            link_free = now + kUs;
+        }
+        while (!acks.empty() && acks.front().at <= now) {
+            const Pkt &p = acks.front().pkt;
+            const auto rtt = static_cast<uint32_t>(now - p.sent);
+
+            mrc_cc_on_ack(&cc[p.flow], 1, rtt, now);
+            if (p.ce)
+                mrc_cc_on_ce(&cc[p.flow], rtt, now);
+            in_flight[p.flow]--;
+            acks.pop_front();
+        }
+    }
+    return r;
+}
+
+// Marks from a queue beyond the target share the link fairly within 10%, whichever window
+// each QP started with, and keep the queue near where marking starts.
+TEST(CcEcn, TwoQpsThroughAMarkingQueueShareItFairly) {
+    const SharedRun r = run_shared(80); // 80 us of queue: beyond the 50 us target
+
+    const auto a = static_cast<double>(r.delivered[0]);
+    const auto b = static_cast<double>(r.delivered[1]);
+    EXPECT_GT(a + b, 0.9 * 500'000); // the link stays busy
+    EXPECT_LT(std::abs(a - b) / (a + b), 0.1);
+    EXPECT_LT(r.max_queue, 1100U);
+}

@@ -66,6 +66,10 @@ QpStats decode_qp_stats(const AttrView &a) {
     q.retries = a.u32(MRC_A_QP_STATS_RETRIES).value_or(0);
     q.stall_max_ns = a.u64(MRC_A_QP_STATS_STALL_MAX_NS).value_or(0);
     q.spurious_resends = a.u32(MRC_A_QP_STATS_SPURIOUS_RESENDS).value_or(0);
+    q.delay_decreases = a.u32(MRC_A_QP_STATS_DELAY_DECREASES).value_or(0);
+    q.loss_decreases = a.u32(MRC_A_QP_STATS_LOSS_DECREASES).value_or(0);
+    q.ecn_decreases = a.u32(MRC_A_QP_STATS_ECN_DECREASES).value_or(0);
+    q.ecn_path_marks = a.u32(MRC_A_QP_STATS_ECN_PATH_MARKS).value_or(0);
     return q;
 }
 

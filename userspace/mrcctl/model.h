@@ -53,6 +53,9 @@ struct QpStats {
     std::uint32_t in_flight = 0, retries = 0;
     std::uint64_t stall_max_ns = 0;
     std::uint32_t spurious_resends = 0;
+    // the congestion window's cuts by cause, and the marks it left to the path set
+    std::uint32_t delay_decreases = 0, loss_decreases = 0, ecn_decreases = 0;
+    std::uint32_t ecn_path_marks = 0;
 };
 
 struct EvEvent {

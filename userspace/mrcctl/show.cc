@@ -241,6 +241,10 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
         p.field("retries", q.retries);
         p.field("stall_max_ns", q.stall_max_ns, duration_text(q.stall_max_ns));
         p.field("spurious_resends", q.spurious_resends);
+        p.field("delay_decreases", q.delay_decreases);
+        p.field("loss_decreases", q.loss_decreases);
+        p.field("ecn_decreases", q.ecn_decreases);
+        p.field("ecn_path_marks", q.ecn_path_marks);
         p.end_object();
         p.end_line();
     }

@@ -627,6 +627,7 @@ struct mrc_nl_qp_snap {
 	u32 retries;
 	u64 stall_max_ns;
 	u32 spurious;
+	u32 delay_decreases, loss_decreases, ecn_decreases, ecn_path_marks;
 };
 
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
@@ -653,7 +654,11 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	    nla_put_u32(skb, MRC_A_QP_STATS_RETRIES, s->retries) ||
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_STALL_MAX_NS, s->stall_max_ns,
 			      MRC_A_QP_STATS_PAD) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_SPURIOUS_RESENDS, s->spurious)) {
+	    nla_put_u32(skb, MRC_A_QP_STATS_SPURIOUS_RESENDS, s->spurious) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_DELAY_DECREASES, s->delay_decreases) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_LOSS_DECREASES, s->loss_decreases) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_DECREASES, s->ecn_decreases) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_PATH_MARKS, s->ecn_path_marks)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -690,6 +695,10 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			s.retries = READ_ONCE(qp->req.retries);
 			s.stall_max_ns = READ_ONCE(qp->req.stall.max_ns);
 			s.spurious = READ_ONCE(qp->req.loss.spurious);
+			s.delay_decreases = READ_ONCE(qp->req.cc.delay_decreases);
+			s.loss_decreases = READ_ONCE(qp->req.cc.loss_decreases);
+			s.ecn_decreases = READ_ONCE(qp->req.cc.ecn_decreases);
+			s.ecn_path_marks = READ_ONCE(qp->req.cc.ecn_path_marks);
 		}
 		xa_unlock(&mdev->qp_xa);
 		if (!qp)

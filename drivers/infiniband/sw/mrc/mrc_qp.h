@@ -155,6 +155,7 @@ struct mrc_resp {
 	struct mrc_ev_tx ack_back;	/* ... to the ack_turn-th of this batch */
 	u32 ack_turn;			/* which packet of a batch its ACK retraces */
 	bool ce_seen;			/* one of them came CE-marked: echo it */
+	u32 ce_psn;			/* ... the one the echo names */
 	bool dup_seen;			/* a PSN came again: the next ACK says which */
 	u32 dup_psn;
 	u32 ack_psn;			/* the request packet an ACK now answers */

@@ -183,7 +183,9 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	hdr.dest_qpn = qp->attr.dest_qp_num;
 	hdr.psn = nak ? nak_psn : mrc_rx_window_cum(&resp->rxw);
 	if (!nak && resp->ce_seen) {
+		/* the window judges the mark by the marked packet's own delay */
 		hdr.flags |= MRC_WIRE_F_CE_ECHO;
+		hdr.psn = resp->ce_psn;
 		resp->ce_seen = false;
 	}
 	/* the sender learns its resend of that PSN was spurious */
@@ -882,6 +884,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	if (mrc_net_ce(skb)) {
 		mrc_stats_inc(mdev, MRC_CNT_CE_RECEIVED);
 		resp->ce_seen = true;
+		resp->ce_psn = psn;
 		ack = true;
 	}
 	/* coalesce, but report holes quickly: SACKs drive retransmission */

@@ -36,6 +36,7 @@ int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_n
 static void mrc_cc_sample(struct mrc_cc *cc, uint32_t rtt_ns, uint64_t now_ns)
 {
 	mrc_rtt_min_sample(&cc->base, rtt_ns, now_ns, MRC_CC_BASE_EPOCH_NS);
+	cc->last_rtt_ns = rtt_ns;
 	if (!cc->srtt_ns)
 		cc->srtt_ns = rtt_ns;
 	else
@@ -151,7 +152,13 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 		mrc_cc_sample(cc, rtt_ns, now_ns);
 		delay = mrc_cc_delay(cc);
 		target = mrc_cc_target_delay(cc);
-		if (delay > target) {
+		if (delay > target && now_ns < cc->ecn_until_ns) {
+			/* a queue that does not mark: the fair increase only */
+			if (mrc_cc_in_slow_start(cc))
+				cc->ssthresh = cc->cwnd;
+			delay = 0;
+			target = 0;
+		} else if (delay > target) {
 			if (mrc_cc_may_decrease(cc, now_ns))
 				mrc_cc_delay_decrease(cc, delay, target);
 			return;
@@ -183,6 +190,36 @@ void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed)
 		return;
 	cc->cwnd -= cc->cwnd >> 2;
 	cc->loss_decreases++;
+	mrc_cc_clamp(cc);
+	cc->ssthresh = cc->cwnd;
+}
+
+/*
+ * A packet came back congestion-marked (the ACK's CE echo) after
+ * @marked_rtt_ns, 0 when the echo could not name it (the latest sample
+ * stands in). Marks are counted, not rounds (see mrc_cc.h); the cuts of
+ * one smoothed RTT stop at half the window it started with, so a burst of
+ * marks from one queue is one halving at most.
+ */
+void mrc_cc_on_ce(struct mrc_cc *cc, uint32_t marked_rtt_ns, uint64_t now_ns)
+{
+	uint32_t rtt = marked_rtt_ns ? marked_rtt_ns : cc->last_rtt_ns;
+
+	cc->ecn_until_ns = now_ns + MRC_CC_ECN_EPOCH_NS;
+	if (!cc->srtt_ns || rtt <= mrc_cc_base_rtt(cc) + mrc_cc_target_delay(cc)) {
+		cc->ecn_path_marks++;
+		return;
+	}
+	if (now_ns >= cc->ecn_round_end_ns) {
+		cc->ecn_round_end_ns = now_ns + cc->srtt_ns;
+		cc->ecn_floor = cc->cwnd >> 1;
+	}
+	if (cc->cwnd <= cc->ecn_floor)
+		return;
+	cc->cwnd -= cc->cwnd >> MRC_CC_ECN_CUT_SHIFT;
+	if (cc->cwnd < cc->ecn_floor)
+		cc->cwnd = cc->ecn_floor;
+	cc->ecn_decreases++;
 	mrc_cc_clamp(cc);
 	cc->ssthresh = cc->cwnd;
 }

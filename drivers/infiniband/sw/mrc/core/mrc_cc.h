@@ -35,6 +35,21 @@
  * A retransmit timeout drops it to the minimum, from where it grows by
  * every acknowledged packet again up to half of what it was.
  *
+ * ECN and delay together (after NSCC's four cases): a congestion mark
+ * with the delay beyond the target takes 1/2^MRC_CC_ECN_CUT_SHIFT of the
+ * window, at most half of it per smoothed RTT. One cut per mark, not per
+ * round trip, is what makes competing QPs fair: a QP with twice the share
+ * of a queue gets twice its marks, while a cut per round trip weighs
+ * every QP alike and leaves the shares to chance (and to each QP's
+ * estimate of its base RTT, which a queue standing since the start
+ * inflates).  A mark with the delay within the target is one EV's
+ * queue, not the QP's: the path set rests that EV, the window stays.  And
+ * once the fabric has marked (within MRC_CC_ECN_EPOCH_NS), delay beyond
+ * the target with no mark is a queue that does not mark -- a host, a
+ * route that got longer -- and the window grows by its fair packet per
+ * round trip instead of shrinking; a fabric that never marks is left to
+ * the delay rules above.
+ *
  * Times are nanoseconds from the caller's monotonic clock.  The caller
  * owns the locking; nothing here allocates or divides 64-bit values.
  */
@@ -63,6 +78,11 @@
 #define MRC_CC_INTERVAL_PKTS		16U
 #define MRC_CC_INTERVAL_EPOCH_NS	(1000ULL * 1000 * 1000)
 
+/* A congestion mark takes this share of the window: 1/32. */
+#define MRC_CC_ECN_CUT_SHIFT		5U
+/* A fabric that marked within this long is taken to mark its queues. */
+#define MRC_CC_ECN_EPOCH_NS		(1000ULL * 1000 * 1000)
+
 /* Below the target, up to this many packets per window more than one. */
 #define MRC_CC_PROP_GAIN		1U
 
@@ -77,23 +97,30 @@ struct mrc_cc {
 	struct mrc_cc_params p;
 	uint32_t cwnd;			/* fixed point */
 	uint32_t srtt_ns;		/* 0 until the first sample */
+	uint32_t last_rtt_ns;		/* the latest sample */
 	struct mrc_rtt_min base;	/* the base RTT's samples */
 	struct mrc_rtt_min interval;	/* ns per delivered packet, its least */
 	uint64_t meas_start_ns;		/* the delivery measurement under way */
 	uint32_t meas_pkts;
 	uint64_t hold_until_ns;		/* no decrease before this */
 	uint32_t ssthresh;		/* fixed point: slow start below it */
+	uint64_t ecn_until_ns;		/* the fabric marks: delay alone cuts nothing */
+	uint64_t ecn_round_end_ns;	/* marks' cuts stop at ecn_floor until then */
+	uint32_t ecn_floor;		/* fixed point: half the window at the round's start */
 	/* what happened, for the QP's statistics */
 	uint32_t delay_decreases;
 	uint32_t loss_decreases;
 	uint32_t path_losses;		/* losses on failing paths: no decrease */
 	uint32_t quiet_losses;		/* losses with the delay within target: none */
+	uint32_t ecn_decreases;		/* marks that cut the window */
+	uint32_t ecn_path_marks;	/* marks with the delay within target: none */
 	uint32_t timeouts;
 };
 
 int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_ns);
 void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t now_ns);
 void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed);
+void mrc_cc_on_ce(struct mrc_cc *cc, uint32_t marked_rtt_ns, uint64_t now_ns);
 void mrc_cc_on_timeout(struct mrc_cc *cc);
 
 /* Whole packets the window allows in flight (>= the minimum). */

@@ -51,6 +51,15 @@ uint32_t mrc_tx_acked_rtt(const struct mrc_tx_acked *acked, uint64_t now_ns)
 }
 
 /*
+ * The round trip of the packet a CE echo named, acknowledged by now: 0
+ * when more than one copy left (the mark may have been on either).
+ */
+uint32_t mrc_tx_rec_marked_rtt(const struct mrc_tx_rec *rec, uint64_t now_ns)
+{
+	return rec->resent ? 0 : mrc_loss_rtt(rec->sent_ns, now_ns);
+}
+
+/*
  * Whether the hole @psn is lost at @now_ns: by mrc_loss's rule, or at once
  * when its copy rode an EV that no longer carries data (@ev_usable false:
  * suspect, ASSUMED_BAD or denied since), so what is in flight on a failing
