@@ -92,7 +92,10 @@ server_a() { # PORT CMD...
 	shift
 	na "$@" &
 	SERVER_PID=$!
-	wait_until 20 na sh -c "grep -q ':$(printf %04X "$port") ' /proc/net/tcp /proc/net/tcp6"
+	# a socket LISTENing (state 0A) on the port: the previous server's connection may
+	# linger in TIME_WAIT on it, and a client let go by that one found nobody listening
+	wait_until 20 na grep -qE ":$(printf %04X "$port") [0-9A-F]+:[0-9A-F]+ 0A " /proc/net/tcp \
+		/proc/net/tcp6
 }
 
 # mrc_stress (userspace/tools): A4 / B4 are the hosts' addresses, which lib_clos.sh sets too.
