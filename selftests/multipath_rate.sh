@@ -89,9 +89,6 @@ failover_throughput() { # FABRIC WHAT BREAK
 	# the kernel's own account: a failure costs its oldest PSN some wait, never seconds
 	[ "$RATE_KSTALL" -ge 1 ] && [ "$RATE_KSTALL" -lt 2900 ] ||
 		{ rate_failure_facts; fail "$1: qp-stats stall-max-ns says $RATE_KSTALL ms"; }
-	# the RED queues mark: every mark echoed reaches the window, which says what it did
-	[ $((RATE_ECN_CUTS + RATE_ECN_PATH)) -ge 1 ] ||
-		{ rate_failure_facts; fail "$1: no ECN mark reached the congestion window"; }
 }
 
 # What a failed rate check needs to be understood from a CI log.
