@@ -216,7 +216,8 @@ void Sender::on_ack(const Packet &pkt) {
     }
 }
 
-// mrc_comp_marked_rtt: the round trip of the packet a CE echo names, 0 when it names none.
+// The round trip of the packet a CE echo names, 0 when it names none (the module does not
+// feed marks to its window yet, protocol.rst).
 uint32_t Sender::marked_rtt(const Packet &ack) const {
     const uint32_t nxt = mrc_tx_window_nxt(&txw_);
 
