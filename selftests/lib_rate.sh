@@ -143,8 +143,6 @@ rate_of_qp() {
 #   RATE_KSTALL  the kernel's own fact: the longest time the oldest unacknowledged PSN of
 #                B's QP waited (qp-stats stall-max-ns), ms, and RATE_KSTALL_RTT the same
 #                in the QP's smoothed round trips (queues included),
-#   RATE_ECN_CUTS the ECN marks (the RED queues mark) that cut B's window, and
-#   RATE_ECN_PATH those it left to the path set (qp-stats ecn-decreases, ecn-path-marks),
 # and prints them in one line headed WHAT.
 failover_measure() { # WHAT BREAK
 	local what=$1
@@ -177,17 +175,13 @@ failover_measure() { # WHAT BREAK
 		"\((.stall_max_ns // 0) / 1000000 | floor) " +
 		"\(if (.srtt_ns // 0) > 0 then .stall_max_ns / .srtt_ns | floor else -1 end)"' \
 		$RATE_QP_JSON 2>/dev/null || echo "-1 -1")"
-	read -r RATE_ECN_CUTS RATE_ECN_PATH <<<"$(jq -r '
-		"\(map(.ecn_decreases // 0) | add // 0) \(map(.ecn_path_marks // 0) | add // 0)"' \
-		$RATE_QP_JSON 2>/dev/null || echo "0 0")"
 	awk -v w="$what" -v b="$RATE_BEFORE" -v s="$RATE_STALL" -v a="$RATE_AFTER" \
 		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS -v k="$RATE_KSTALL" \
-		-v kr="$RATE_KSTALL_RTT" -v ec="$RATE_ECN_CUTS" -v ep="$RATE_ECN_PATH" \
+		-v kr="$RATE_KSTALL_RTT" \
 		'BEGIN {
 		printf "%s: before %.2f MB/s, stall %d ms (in the kernel: %d ms, %d RTTs)," \
-			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f); ECN marks: %d cut the" \
-			" window, %d left to the path set%s\n", w, b / 1e6, s, k, kr,
-			a / 1e6, b ? a / b : 0, (n - 1) / n, ec, ep,
+			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f)%s\n", w, b / 1e6, s, k, kr,
+			a / 1e6, b ? a / b : 0, (n - 1) / n,
 			(g > gap ? sprintf("; sampling paused for up to %d ms: not in the rates," \
 			" counted in the stall", g) : "") }'
 }

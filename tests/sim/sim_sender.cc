@@ -206,23 +206,24 @@ void Sender::on_ack(const Packet &pkt) {
         mrc_cc_on_ce(&cc_, marked_rtt(pkt), loop_.now());
     }
     if (pkt.dup) {
-        const uint32_t nxt = mrc_tx_window_nxt(&txw_);
-
-        if (mrc_psn_before(pkt.psn, nxt) && nxt - pkt.psn <= cfg_.window &&
-            mrc_tx_rec_dup_heard(&rec(pkt.psn))) {
+        if (record_is_own(pkt.psn) && mrc_tx_rec_dup_heard(&rec(pkt.psn))) {
             mrc_loss_on_spurious(&loss_);
             stats_.spurious++;
         }
     }
 }
 
+// Whether @psn's record is still its own (sent, within a window of nxt): mrc_comp_dup_heard.
+bool Sender::record_is_own(uint32_t psn) const {
+    const uint32_t nxt = mrc_tx_window_nxt(&txw_);
+
+    return mrc_psn_before(psn, nxt) && nxt - psn <= cfg_.window;
+}
+
 // The round trip of the packet a CE echo names, 0 when it names none (the module does not
 // feed marks to its window yet, protocol.rst).
 uint32_t Sender::marked_rtt(const Packet &ack) const {
-    const uint32_t nxt = mrc_tx_window_nxt(&txw_);
-
-    if (ack.dup || !mrc_psn_before(ack.psn, nxt) || nxt - ack.psn > cfg_.window ||
-        !mrc_tx_window_is_acked(&txw_, ack.psn))
+    if (ack.dup || !record_is_own(ack.psn) || !mrc_tx_window_is_acked(&txw_, ack.psn))
         return 0;
     return mrc_tx_rec_marked_rtt(&rec(ack.psn), loop_.now());
 }

@@ -86,6 +86,7 @@ private:
     void resend_lost(uint32_t psn);
     void on_ack(const Packet &pkt);
     void account(uint32_t old_una, const mrc_sack &sack);
+    [[nodiscard]] bool record_is_own(uint32_t psn) const;
     [[nodiscard]] uint32_t marked_rtt(const Packet &ack) const;
     void progress();
     void arm_rto();

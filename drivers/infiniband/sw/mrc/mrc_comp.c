@@ -123,9 +123,9 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 		mrc_comp_account(qp, old_una, &hdr->ack.sack);
 		mrc_comp_progress(qp);
 	}
-	/* the EV echo names the packet that came marked (answered at once) */
 	/*
-	 * Not yet for the window (mrc_cc_on_ce): with it, multipath_rate.sh's
+	 * The EV echo names the packet that came marked (answered at once).
+	 * Not for the window yet (mrc_cc_on_ce): with it, multipath_rate.sh's
 	 * ECMP link down melted into spurious resends in two runs of five.
 	 */
 	if (hdr->flags & MRC_WIRE_F_CE_ECHO)

@@ -183,7 +183,7 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	hdr.dest_qpn = qp->attr.dest_qp_num;
 	hdr.psn = nak ? nak_psn : mrc_rx_window_cum(&resp->rxw);
 	if (!nak && resp->ce_seen) {
-		/* the window judges the mark by the marked packet's own delay */
+		/* the PSN field names the marked packet (protocol.rst, ECN) */
 		hdr.flags |= MRC_WIRE_F_CE_ECHO;
 		hdr.psn = resp->ce_psn;
 		resp->ce_seen = false;
