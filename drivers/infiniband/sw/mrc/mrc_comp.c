@@ -125,8 +125,9 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	}
 	/*
 	 * The EV echo names the packet that came marked (answered at once).
-	 * Not for the window yet (mrc_cc_on_ce): with it, multipath_rate.sh's
-	 * ECMP link down melted into spurious resends in two runs of five.
+	 * Not for the window yet (mrc_cc_on_ce): not until multipath_rate.sh's
+	 * ECMP failovers stop melting into spurious resends now and then,
+	 * which they did with and without it (Documentation/multipath.rst).
 	 */
 	if (hdr->flags & MRC_WIRE_F_CE_ECHO)
 		mrc_path_ce_mark(qp->path, hdr->ack.ev);
