@@ -65,7 +65,9 @@ void Receiver::on_data(const Packet &pkt) {
         ack = true;
     if (!ack)
         return;
-    if (since_ack_ >= MRC_ACK_EVERY_PKTS && !ce_seen_) {
+    // mrc_resp_send_batch_ack: a batch's ACK on a packet of it in turn, one asked for on its
+    // packet's EV
+    if (since_ack_ >= MRC_ACK_EVERY_PKTS && !ce_seen_ && !pkt.ack_req) {
         send_ack(ack_back_ev_, pkt.psn, false);
         ack_turn_ = (ack_turn_ + 1) % MRC_ACK_EVERY_PKTS;
     } else {

@@ -137,15 +137,19 @@ void Sender::send_new() {
     }
 }
 
-// mrc_req_xmit + mrc_req_record: the EV, the record, the ACK request, the packet.
+// mrc_req_xmit + mrc_req_record: the ACK request, the EV (one whose ACKs come back for a packet
+// that asks for one), the record, the packet.
 void Sender::xmit(uint32_t psn, bool retx) {
     const uint64_t now = loop_.now();
     const bool live = !mrc_tx_window_is_acked(&txw_, psn);
     const uint32_t avoid = retx && live ? rec(psn).ev : MRC_PROFILE_EV_MAX;
+    const bool ack_req =
+            retx || (psn + 1) % kMessagePkts == 0 || (psn + 1) % MRC_ACK_REQ_EVERY_PKTS == 0 ||
+            (in_flight() >= mrc_cc_cwnd(&cc_) && psn - ack_req_psn_ >= MRC_ACK_EVERY_PKTS);
+    const uint64_t since = mrc_loss_proven_since(&loss_, now, retx && live ? rec(psn).sent_ns : 0);
     uint32_t ev = 0;
-    const int rc = retx ? mrc_path_set_pick_proven(&ps_, &cursor_, avoid,
-                                                   mrc_loss_proven_since(&loss_, now), &ev)
-                        : mrc_path_set_pick(&ps_, &cursor_, avoid, &ev);
+    const int rc = ack_req ? mrc_path_set_pick_proven(&ps_, &cursor_, avoid, since, &ev)
+                           : mrc_path_set_pick(&ps_, &cursor_, avoid, &ev);
     Packet pkt;
 
     if (rc < 0)
@@ -160,9 +164,7 @@ void Sender::xmit(uint32_t psn, bool retx) {
     pkt.ev = ev;
     pkt.psn = psn;
     pkt.retx = retx;
-    pkt.ack_req = retx || (psn + 1) % kMessagePkts == 0 ||
-                  (psn + 1) % MRC_ACK_REQ_EVERY_PKTS == 0 ||
-                  (in_flight() >= mrc_cc_cwnd(&cc_) && psn - ack_req_psn_ >= MRC_ACK_EVERY_PKTS);
+    pkt.ack_req = ack_req;
     if (pkt.ack_req)
         ack_req_psn_ = psn;
     uint8_t &copies = copies_[psn & (cfg_.window - 1)];
@@ -195,6 +197,7 @@ void Sender::on_ack(const Packet &pkt) {
         stats_.bad_acks++;
         return;
     }
+    mrc_path_set_returned(&ps_, pkt.echo_ev, loop_.now());
     if (res.una_advance)
         mrc_stall_una_moved(&stall_, loop_.now());
     if (res.una_advance || res.newly_acked) {

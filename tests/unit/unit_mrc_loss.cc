@@ -191,10 +191,17 @@ TEST_F(Loss, TailLossProbesAreDueAfterTheQuietAndBackOff) {
 }
 
 TEST_F(Loss, ProvenSinceIsTwoSmoothedRttsBack) {
-    EXPECT_EQ(1U, mrc_loss_proven_since(&l, 10 * kUs)); // never 0, even at the clock's start
-    EXPECT_EQ(1 * kMs - 40 * kUs, mrc_loss_proven_since(&l, 1 * kMs)); // the initial RTT
+    EXPECT_EQ(1U, mrc_loss_proven_since(&l, 10 * kUs, 0)); // never 0, even at the clock's start
+    EXPECT_EQ(1 * kMs - 40 * kUs, mrc_loss_proven_since(&l, 1 * kMs, 0)); // the initial RTT
     acked(1, 0, 10 * kUs);
-    EXPECT_EQ(1 * kMs - 20 * kUs, mrc_loss_proven_since(&l, 1 * kMs));
+    EXPECT_EQ(1 * kMs - 20 * kUs, mrc_loss_proven_since(&l, 1 * kMs, 0));
+}
+
+// A resend wants an EV that worked after the copy it replaces left, not merely lately.
+TEST_F(Loss, ProvenSinceForAResendIsAfterTheLostCopy) {
+    acked(1, 0, 10 * kUs);
+    EXPECT_EQ(1 * kMs - 5 * kUs + 1, mrc_loss_proven_since(&l, 1 * kMs, 1 * kMs - 5 * kUs));
+    EXPECT_EQ(1 * kMs - 20 * kUs, mrc_loss_proven_since(&l, 1 * kMs, 1 * kMs - 30 * kUs));
 }
 
 TEST_F(Loss, RttsClampToASecondAndACausalityViolationToZero) {

@@ -124,13 +124,11 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 		mrc_comp_progress(qp);
 	}
 	/*
-	 * The EV echo names the packet that came marked (answered at once).
-	 * Not for the window yet (mrc_cc_on_ce): not until multipath_rate.sh's
-	 * ECMP failovers stop melting into spurious resends now and then,
-	 * which they did with and without it (Documentation/multipath.rst).
+	 * The EV echo: the way this ACK came back, and with CE_ECHO the EV of
+	 * the packet that came marked (answered at once). Marks are not for
+	 * the window yet (mrc_cc_on_ce, Documentation/multipath.rst, Status).
 	 */
-	if (hdr->flags & MRC_WIRE_F_CE_ECHO)
-		mrc_path_ce_mark(qp->path, hdr->ack.ev);
+	mrc_path_ack_came_back(qp->path, hdr->ack.ev, hdr->flags & MRC_WIRE_F_CE_ECHO);
 	if (hdr->flags & MRC_WIRE_F_DUP)
 		mrc_comp_dup_heard(qp, hdr->psn);
 	return true;

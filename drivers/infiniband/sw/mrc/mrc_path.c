@@ -440,8 +440,9 @@ void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt
 }
 
 /*
- * The EV for a QP's next packet (see mrc_path_set_pick()); one proven since
- * @proven_since when that is not 0 (mrc_path_set_pick_proven()). @account: a data
+ * The EV for a QP's next packet (see mrc_path_set_pick()); for one that asks
+ * for an ACK, one that round trips or is proven since @proven_since when
+ * that is not 0 (mrc_path_set_pick_proven()). @account: a data
  * packet whose acknowledgement will be reported, so it takes a sequence
  * number on its EV. With every EV denied there is no path: the packet goes
  * out on EV 0 and is lost, and the QP's retry rules take their course.
@@ -508,24 +509,42 @@ void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns)
 }
 
 /*
- * The packet that left on UDP source port @sport arrived congestion-marked
- * (the EV echo of an ACK with CE_ECHO). The echo names the marked packet
- * itself, whatever reordering put it among the ACK's PSNs; a port not of
- * this set (a profile since swapped) counts for nothing. A linear search:
- * marks come at most once per ACK, and sets hold at most 4096 EVs.
+ * The EV of this set that leaves on UDP source port @sport, or nr_ev when
+ * none does (a profile since swapped). Profiles number their ports in
+ * order, so the first guess is right but for a controller's own list,
+ * which costs a search of at most MRC_PROFILE_EV_MAX ports.
  */
-void mrc_path_ce_mark(struct mrc_path *path, u32 sport)
+static u32 mrc_path_ev_of_sport_locked(const struct mrc_path *path, u32 sport)
+{
+	u32 ev = sport - path->sport[0];
+
+	if (ev < path->ps.nr_ev && path->sport[ev] == sport)
+		return ev;
+	for (ev = 0; ev < path->ps.nr_ev; ev++)
+		if (path->sport[ev] == sport)
+			break;
+	return ev;
+}
+
+/*
+ * An ACK that validated came back on UDP source port @sport (its EV echo):
+ * that EV's way back works (mrc_path_set_returned()). With @ce (CE_ECHO)
+ * the packet that left on it arrived congestion-marked: the echo names the
+ * marked packet itself, whatever reordering put it among the ACK's PSNs. A
+ * port not of this set counts for nothing.
+ */
+void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce)
 {
 	u32 ev;
 
 	if (!path)
 		return;
 	spin_lock_bh(&path->lock);
-	for (ev = 0; ev < path->ps.nr_ev; ev++) {
-		if (path->sport[ev] == sport) {
+	ev = mrc_path_ev_of_sport_locked(path, sport);
+	if (ev < path->ps.nr_ev) {
+		mrc_path_set_returned(&path->ps, ev, ktime_get_ns());
+		if (ce)
 			mrc_path_set_ce_mark(&path->ps, ev);
-			break;
-		}
 	}
 	spin_unlock_bh(&path->lock);
 }

@@ -409,21 +409,25 @@ static struct mrc_tx_rec *mrc_req_rec(struct mrc_qp *qp, u32 psn)
 
 /*
  * Choose the EV of a packet carrying PSNs @psn .. @psn + @count - 1 and
- * record how it went out. A resend avoids the EV of the copy it replaces and
- * takes one proven lately if it can: after a failure, the dead path's EVs
- * are the ones nothing sent lately has crossed.
+ * record how it went out. A resend avoids the EV of the copy it replaces.
+ * A packet that asks for an ACK (@ack_req: a resend among them) takes an EV
+ * whose ACKs came back lately if it can, else one proven lately -- for a
+ * resend, proven by a packet sent after the copy it replaces: after a
+ * failure, the dead path's EVs are the ones nothing sent lately has
+ * crossed, and an ECMP fabric may have killed an EV's way back alone.
  * Only PSNs still waiting for an acknowledgement own a record: a READ
  * re-requested after its PSNs were acknowledged (cumulatively: its slots
  * are live PSNs' now; or by SACK: its record was accounted already) is not
  * a transmission the scoreboard will hear of.
  */
 static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_kind kind,
-			   struct mrc_path_pick *pick)
+			   bool ack_req, struct mrc_path_pick *pick)
 {
 	struct mrc_req *req = &qp->req;
 	bool retx = kind != MRC_TX_NEW;
 	bool live = !mrc_tx_window_is_acked(&req->txw, psn);
 	u32 avoid = retx && live ? mrc_req_rec(qp, psn)->ev : MRC_PROFILE_EV_MAX;
+	u64 copy_ns = retx && live ? mrc_req_rec(qp, psn)->sent_ns : 0;
 	u64 now_ns = ktime_get_ns();
 	u32 i;
 
@@ -439,7 +443,7 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_ki
 	}
 	req->quiet_since_ns = now_ns;
 	mrc_path_pick(qp->path, &req->cursor, avoid,
-		      retx ? mrc_loss_proven_since(&req->loss, now_ns) : 0, live, pick);
+		      ack_req ? mrc_loss_proven_since(&req->loss, now_ns, copy_ns) : 0, live, pick);
 	for (i = 0; live && i < count; i++)
 		mrc_tx_rec_sent(mrc_req_rec(qp, psn + i), now_ns, pick->ev, pick->seq, pick->usable,
 				retx, i);
@@ -519,7 +523,8 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			}
 		}
 	}
-	mrc_req_record(qp, hdr.psn, max_t(u32, count, 1), kind, &pick);
+	mrc_req_record(qp, hdr.psn, max_t(u32, count, 1), kind,
+		       hdr.flags & MRC_WIRE_F_ACK_REQ, &pick);
 	WRITE_ONCE(qp->req.tx_packets, qp->req.tx_packets + 1);
 	WRITE_ONCE(qp->req.tx_retransmits, qp->req.tx_retransmits + retx);
 	if (retx)

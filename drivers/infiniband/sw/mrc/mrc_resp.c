@@ -231,17 +231,19 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
  * ack_turn-th packet came, the turn moving on with every such ACK: packets
  * sprayed round robin over N paths would otherwise bring every ACK back
  * over one of them, the one every MRC_ACK_EVERY_PKTS-th packet takes. An
- * ACK due earlier answers the newest packet on its way: the one that asked
- * for it (a retransmission, perhaps, on a path known to work; the batch's
- * older packets may have come long ago over paths dead since), or the one
- * that came congestion-marked, whose EV the echo names.
+ * ACK the newest packet asked for (@asked) answers it on its way: the
+ * requester put it on an EV whose ACKs came back lately (a retransmission,
+ * perhaps; the batch's older packets may have come long ago over paths
+ * dead since, and an ECMP fabric may have killed their way back alone).
+ * So does the ACK of one that came congestion-marked, whose EV the echo
+ * names.
  */
-static void mrc_resp_send_batch_ack(struct mrc_qp *qp)
+static void mrc_resp_send_batch_ack(struct mrc_qp *qp, bool asked)
 {
 	struct mrc_resp *resp = &qp->resp;
 	const struct mrc_ev_tx *tx = &resp->back;
 
-	if (resp->since_ack >= MRC_ACK_EVERY_PKTS && !resp->ce_seen) {
+	if (resp->since_ack >= MRC_ACK_EVERY_PKTS && !resp->ce_seen && !asked) {
 		tx = &resp->ack_back;
 		resp->ack_turn = (resp->ack_turn + 1) % MRC_ACK_EVERY_PKTS;
 	}
@@ -790,13 +792,14 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		 * A copy of something acknowledged already: our ACK of it may
 		 * have died on the way back. ACKs go back on the requester's
 		 * EV, whose return path may be the dead one every time; a
-		 * second copy takes one of our own EVs.
+		 * second copy takes one of our own EVs and echoes that one:
+		 * the requester learns which ways back work from the echo.
 		 */
 		if (hdr->flags & MRC_WIRE_F_ACK_REQ) {
 			struct mrc_ev_tx tx;
 
 			mrc_qp_next_ev(qp, &tx);
-			mrc_resp_send_ack_on(qp, 0, 0, 0, false, ev, &tx);
+			mrc_resp_send_ack_on(qp, 0, 0, 0, false, tx.sport, &tx);
 		}
 		goto out;
 	}
@@ -896,7 +899,7 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	     resp->since_ack >= MRC_ACK_EVERY_PKTS_OOO))
 		ack = true;
 	if (ack && mrc_qp_state(qp) != IB_QPS_ERR)
-		mrc_resp_send_batch_ack(qp);
+		mrc_resp_send_batch_ack(qp, hdr->flags & MRC_WIRE_F_ACK_REQ);
 out:
 	/*
 	 * READs this packet started: a few responses right away, after the

@@ -137,11 +137,13 @@ void mrc_loss_on_recovered(struct mrc_loss *l)
 		l->reo_mult /= 2;
 }
 
-uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns)
+uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns,
+			       uint64_t copy_sent_ns)
 {
 	uint64_t back = 2ULL * (l->srtt_ns ? l->srtt_ns : l->p.initial_rtt_ns);
+	uint64_t since = now_ns > back ? now_ns - back : 1;
 
-	return now_ns > back ? now_ns - back : 1;
+	return copy_sent_ns >= since ? copy_sent_ns + 1U : since;
 }
 
 uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns)

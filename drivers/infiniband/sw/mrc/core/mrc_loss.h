@@ -110,9 +110,13 @@ uint32_t mrc_loss_min_rtt(const struct mrc_loss *l);
 /*
  * Since when a send must have been acknowledged for its EV to count as
  * proven at @now_ns (mrc_path_set_pick_proven()): two smoothed RTTs back,
- * so an EV acknowledged within about one round trip qualifies. Never 0.
+ * so an EV acknowledged within about one round trip qualifies; for the
+ * resend of a copy sent at @copy_sent_ns (0: none), after that too -- an
+ * EV that carried a packet sent after the one lost worked after the loss,
+ * one proven only before it may have died with it. Never 0.
  */
-uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns);
+uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns,
+			       uint64_t copy_sent_ns);
 
 /*
  * When to send a tail-loss probe if nothing is acknowledged after the

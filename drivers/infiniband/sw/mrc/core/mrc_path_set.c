@@ -197,30 +197,76 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 }
 
 /*
- * Like mrc_path_set_pick(), for a resend: the first usable EV from the
- * cursor on (@avoid excepted) that is proven since @since_ns, among the next
- * MRC_PICK_PROVEN_SCAN usable ones; when none is, whatever
- * mrc_path_set_pick() gives. The cursor moves past the EV taken.
+ * Whether @ev may carry a packet that asks for an ACK: both ways work since
+ * @since_ns, proven and returned. An ACK alone proves only the way back: the
+ * second ACK for a duplicate rides an EV the responder chose.
+ */
+static bool mrc_ev_round_trips(const struct mrc_path_set *ps, uint32_t ev, uint32_t avoid,
+			       uint64_t since_ns)
+{
+	const struct mrc_ev_health *h = &ps->ev[ev];
+
+	return ev != avoid && h->returned_ns && h->returned_ns >= since_ns && h->proven_ns &&
+	       h->proven_ns >= since_ns && mrc_path_set_usable(ps, ev);
+}
+
+/*
+ * Like mrc_path_set_pick(), for a packet that asks for an ACK (a resend
+ * among them; MRC_PICK_PROVEN_SCAN): among the next MRC_PICK_PROVEN_SCAN
+ * usable EVs from the cursor (@avoid excepted), the first that round trips
+ * since @since_ns (proven and returned); else the one the latest ACK came
+ * back on, if it does; else the first of them proven since then; else the
+ * one the latest ACK came back on, however long ago; else whatever
+ * mrc_path_set_pick() gives. The scan starts at and moves the cursor's
+ * @answer, not its @next.
  */
 int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
 			     uint32_t avoid, uint64_t since_ns, uint32_t *ev)
 {
-	uint32_t e, i, scan;
+	uint32_t e, i, scan, proven = ps->nr_ev;
 
 	if (!ps->nr_usable)
 		return mrc_path_set_pick(ps, cur, avoid, ev);
 	scan = ps->nr_usable < MRC_PICK_PROVEN_SCAN ? ps->nr_usable : MRC_PICK_PROVEN_SCAN;
-	e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->next));
+	e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->answer));
 	for (i = 0; i < scan; i++) {
-		if (e != avoid && ps->ev[e].proven_ns && ps->ev[e].proven_ns >= since_ns) {
-			*ev = e;
-			cur->next = e + 1U;
-			cur->left = 0;
-			return 0;
-		}
+		if (mrc_ev_round_trips(ps, e, avoid, since_ns))
+			goto take;
+		if (proven == ps->nr_ev && e != avoid && ps->ev[e].proven_ns &&
+		    ps->ev[e].proven_ns >= since_ns)
+			proven = e;
 		e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, e + 1U));
 	}
+	if (mrc_ev_round_trips(ps, ps->returned_ev, avoid, since_ns)) {
+		*ev = ps->returned_ev;
+		return 0;
+	}
+	if (proven != ps->nr_ev) {
+		e = proven;
+		goto take;
+	}
+	/* the way back that worked last beats a guess, however long ago */
+	if (mrc_ev_round_trips(ps, ps->returned_ev, avoid, 1)) {
+		*ev = ps->returned_ev;
+		return 0;
+	}
 	return mrc_path_set_pick(ps, cur, avoid, ev);
+take:
+	*ev = e;
+	cur->answer = e + 1U;
+	return 0;
+}
+
+/*
+ * An ACK came back on @ev at @now_ns (its EV echo): the way back of @ev
+ * works too, and a packet that asks for an ACK may take it.
+ */
+void mrc_path_set_returned(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns)
+{
+	if (ev >= ps->nr_ev)
+		return;
+	ps->ev[ev].returned_ns = now_ns;
+	ps->returned_ev = ev;
 }
 
 /* A packet goes out on @ev: returns its sequence number on that EV. */

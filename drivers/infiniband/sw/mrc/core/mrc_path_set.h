@@ -77,11 +77,16 @@ enum mrc_spray_policy {
 
 #define MRC_PROFILE_EV_MAX	4096U	/* EVs in one profile */
 /*
- * A resend takes an EV *proven* lately -- one a packet sent on it since the
- * caller's instant is known to have crossed -- looking at most this many
- * usable EVs ahead of the cursor for one: after a failure, the EVs of the
- * dead path have carried nothing that arrived, and a resend must not ride
- * one of them before its own loss has marked it.
+ * A packet that asks for an ACK (a resend among them) takes an EV that
+ * *returned* lately -- one an ACK came back on since the caller's instant --
+ * or else one *proven* lately -- one a packet sent on it since then is known
+ * to have crossed -- looking at most this many usable EVs ahead of the
+ * cursor: after a failure, the EVs of the dead path have carried nothing
+ * that arrived, and a resend must not ride one of them before its own loss
+ * has marked it. The ACK goes back on the packet's EV, and an ECMP fabric
+ * hashes the way back independently of the way out: with a spine down, an
+ * EV that delivers may still lose every ACK on it, and a requester whose
+ * ACKs all die resends what arrived long ago.
  */
 #define MRC_PICK_PROVEN_SCAN	64U
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
@@ -156,6 +161,7 @@ struct mrc_ev_health {
 	uint32_t acked_seq;	/* one past the highest tx_seq acknowledged; 0: none */
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
 	uint64_t proven_ns;	/* the latest send on it known to have arrived; 0: none */
+	uint64_t returned_ns;	/* when an ACK last came back on it; 0: never */
 	uint32_t probe_id;	/* PROBING: the probe out (the newest, when several) */
 	uint32_t probe_older[MRC_PROBE_IDS_OUT - 1];	/* PROBING: earlier ones, newest first; 0: none */
 	uint64_t probe_ns;	/* when the last probe went out */
@@ -184,6 +190,12 @@ struct mrc_ev_cursor {
 	uint32_t next;		/* the EV to consider first */
 	uint32_t left;		/* MRC_SPRAY_WEIGHTED: packets left on @next */
 	uint32_t round;		/* MRC_SPRAY_ADAPTIVE: walks over the set so far */
+	/*
+	 * Where mrc_path_set_pick_proven() looks first: a walk of its own,
+	 * so that packets asking for an ACK do not move the spray past the
+	 * EVs nobody has heard from, the ones whose failure it must find.
+	 */
+	uint32_t answer;
 };
 
 struct mrc_path_set {
@@ -203,6 +215,7 @@ struct mrc_path_set {
 	uint32_t budget_left;		/* interval probes left in it (MRC_EV_PROBE_BUDGET) */
 	uint8_t policy;			/* enum mrc_spray_policy */
 	uint32_t rtt_floor_ns;		/* the lowest recent data round trip */
+	uint32_t returned_ev;		/* the EV the latest ACK came back on */
 
 	/* the reference for judging probes: the answered probe sent last */
 	uint64_t ref_ord;
@@ -253,6 +266,7 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
 			     uint32_t avoid, uint64_t since_ns, uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
+void mrc_path_set_returned(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns);
 void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
 void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
