@@ -59,8 +59,10 @@ static struct notifier_block mrc_netdev_notifier = {
 	.notifier_call = mrc_netdev_event,
 };
 
-/* Per-QP requester and READ-responder work (see mrc_req.c). */
+/* Per-QP READ-responder work (see mrc_resp.c). */
 struct workqueue_struct *mrc_wq;
+/* Per-QP requester work, on the QP's transmit CPU (see mrc_req.c). */
+struct workqueue_struct *mrc_tx_wq;
 
 static int __init mrc_init(void)
 {
@@ -73,11 +75,15 @@ static int __init mrc_init(void)
 	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND, 0);
 	if (!mrc_wq)
 		return -ENOMEM;
-	err = mrc_net_init();
-	if (err) {
-		destroy_workqueue(mrc_wq);
-		return err;
+	/* per CPU, not unbound: a QP's passes run where it chose to send from */
+	mrc_tx_wq = alloc_workqueue("mrc_tx", 0, 0);
+	if (!mrc_tx_wq) {
+		err = -ENOMEM;
+		goto err_wq;
 	}
+	err = mrc_net_init();
+	if (err)
+		goto err_tx_wq;
 	err = register_netdevice_notifier(&mrc_netdev_notifier);
 	if (err)
 		goto err_net;
@@ -94,6 +100,9 @@ err_notifier:
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 err_net:
 	mrc_net_exit();
+err_tx_wq:
+	destroy_workqueue(mrc_tx_wq);
+err_wq:
 	destroy_workqueue(mrc_wq);
 	return err;
 }
@@ -107,6 +116,7 @@ static void __exit mrc_exit(void)
 	mrc_netlink_exit();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	mrc_net_exit();
+	destroy_workqueue(mrc_tx_wq);
 	destroy_workqueue(mrc_wq);
 	pr_info("unloaded\n");
 }

@@ -561,8 +561,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	case IB_QPS_RTR:
 		return -EINVAL;
 	default:
-		/* send now, in the caller's context; in ERR this flushes */
-		mrc_req_run(qp);
+		mrc_req_doorbell(qp);
 		return 0;
 	}
 }

@@ -78,6 +78,7 @@ struct mrc_req {
 	u32 rnr_psn;			/* resend from here after it */
 	bool rnr_pending;
 	bool timed_out;
+	int tx_cpu;			/* the one CPU this QP's packets leave from */
 	/* for netlink's qp-stats: written under @lock, read without it */
 	u64 tx_packets;			/* packets sent, retransmissions included */
 	u64 tx_retransmits;
@@ -239,6 +240,7 @@ void mrc_req_start(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 bool mrc_req_has_work(const struct mrc_qp *qp);
 void mrc_req_run(struct mrc_qp *qp);
+void mrc_req_doorbell(struct mrc_qp *qp);
 void mrc_req_flush(struct mrc_qp *qp);
 void mrc_req_discard(struct mrc_qp *qp);
 void mrc_req_stop(struct mrc_qp *qp);
@@ -270,6 +272,7 @@ void mrc_resp_discard(struct mrc_qp *qp);
 void mrc_resp_stop(struct mrc_qp *qp);
 
 extern struct workqueue_struct *mrc_wq;
+extern struct workqueue_struct *mrc_tx_wq;
 const char *mrc_qp_state_name(enum ib_qp_state state);
 
 #endif /* MRC_QP_H */

@@ -5,11 +5,19 @@
  * values, and retransmits selectively: holes the peer's SACKs reveal, and
  * on a timeout whatever is still unacknowledged. Never go-back-N.
  *
- * Execution: one work item per QP on mrc_wq, so a doorbell, an ACK that
- * opens the window and the retransmit timer all just kick it; it sends at
- * most MRC_REQ_BUDGET packets per run and requeues itself, so a big
- * message never holds a CPU for long. All state is under req.lock (BH),
- * shared with the completer running in the receive softirq.
+ * Execution: one work item per QP on mrc_tx_wq, bound to the QP's transmit
+ * CPU, so an ACK that opens the window and the timers all just kick it; it
+ * sends at most MRC_REQ_BUDGET packets per run and requeues itself, so a
+ * big message never holds a CPU for long. A doorbell on that CPU runs the
+ * pass itself. All state is under req.lock (BH), shared with the completer
+ * running in the receive softirq.
+ *
+ * One transmit CPU per QP: a software link queues what a CPU sends on that
+ * CPU's backlog, so passes on two CPUs put one QP's packets in two queues
+ * that drain independently -- reordering the sender made itself, which a
+ * loss detector must then tell from the fabric's. The QP sends from the
+ * CPU that moved it to RTS, and follows its application to another CPU
+ * when a doorbell comes from there with nothing in flight.
  */
 #include <linux/slab.h>
 
@@ -105,6 +113,7 @@ int mrc_req_init(struct mrc_qp *qp)
 	hrtimer_init(&req->loss_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	req->loss_timer.function = mrc_req_loss_timer;
 	INIT_WORK(&req->work, mrc_req_work);
+	req->tx_cpu = raw_smp_processor_id();	/* until RTS chooses */
 
 	req->txw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
 	req->rec = kvcalloc(qp->window, sizeof(*req->rec), GFP_KERNEL);
@@ -171,18 +180,28 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->stall.since_ns = 0;
 }
 
-/* Entering RTS: start numbering at the sq_psn the application gave. */
+/*
+ * Entering RTS: start numbering at the sq_psn the application gave, and
+ * send from the CPU it does that on.
+ */
 void mrc_req_start(struct mrc_qp *qp)
 {
 	spin_lock_bh(&qp->req.lock);
 	mrc_req_reset_locked(qp, qp->attr.sq_psn);
+	WRITE_ONCE(qp->req.tx_cpu, raw_smp_processor_id());
 	spin_unlock_bh(&qp->req.lock);
 }
 
 void mrc_req_kick(struct mrc_qp *qp)
 {
-	if (!READ_ONCE(qp->dying))
-		queue_work(mrc_wq, &qp->req.work);
+	int cpu = READ_ONCE(qp->req.tx_cpu);
+
+	if (READ_ONCE(qp->dying))
+		return;
+	/* an offline CPU's work would run anywhere: the local one is as good */
+	if (!cpu_online(cpu))
+		cpu = WORK_CPU_UNBOUND;
+	queue_work_on(cpu, mrc_tx_wq, &qp->req.work);
 }
 
 /* Back to RESET: forget everything posted, without completions. */
@@ -886,10 +905,9 @@ static void mrc_req_work(struct work_struct *work)
 }
 
 /*
- * One requester pass. The work item runs it, and so does the doorbell
- * itself (post_send, process context): when both CPUs are busy polling,
- * a kworker may wait a scheduler tick, which would be the latency of every
- * message. Concurrent passes serialise on req.lock.
+ * One requester pass: the work item runs it on the QP's transmit CPU, and
+ * so does a doorbell there (mrc_req_doorbell). Passes serialise on
+ * req.lock.
  */
 void mrc_req_run(struct mrc_qp *qp)
 {
@@ -935,6 +953,38 @@ void mrc_req_run(struct mrc_qp *qp)
 
 	if (budget <= 0)
 		mrc_req_kick(qp);	/* more to do: let others run first */
+}
+
+/*
+ * The application rang the doorbell (post_send, process context). On the
+ * transmit CPU the pass runs now: a kworker behind a busy-polling
+ * application may wait for the scheduler, and that would be the latency of
+ * every message. From another CPU, the QP moves there if nothing of it is
+ * in flight (no packet of it can then be overtaken), else the transmit
+ * CPU's work takes over. In ERR the pass only flushes, here and now.
+ */
+void mrc_req_doorbell(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+	int cpu;
+
+	if (mrc_qp_state(qp) == IB_QPS_ERR) {
+		mrc_req_run(qp);
+		return;
+	}
+	migrate_disable();
+	cpu = smp_processor_id();
+	if (cpu != READ_ONCE(req->tx_cpu)) {
+		spin_lock_bh(&req->lock);
+		if (!mrc_tx_window_outstanding(&req->txw) && req->done == req->send)
+			WRITE_ONCE(req->tx_cpu, cpu);
+		spin_unlock_bh(&req->lock);
+	}
+	if (cpu == READ_ONCE(req->tx_cpu))
+		mrc_req_run(qp);
+	else
+		mrc_req_kick(qp);
+	migrate_enable();
 }
 
 /* The completion of @w with @status. */
