@@ -59,7 +59,6 @@ rate_blackhole() { ns_ex msts2 tc qdisc add dev msts2-a root netem loss 100%; }	
 # after the QP is up, at RATE_T_BREAK (ms). perftest's own bandwidth is not used: under
 # emulation its clock calibration may fail and report 0.
 RATE_SAMPLES=/tmp/rate-samples.out
-RATE_QP_STATS=/tmp/rate-qp-stats.out
 RATE_QP_JSON=/tmp/rate-qp-stats.json
 rate_run() { # SECONDS [AT BREAK]
 	local secs=$1 at=${2:-} break=${3:-} bw sampler stats=
@@ -74,13 +73,15 @@ rate_run() { # SECONDS [AT BREAK]
 		sleep "$at"
 		RATE_T_BREAK=$(now_ms)
 		$break
-		# B's QP and EVs two seconds before the end, for a failure to show
+		# B's QP as last seen alive, for the checks and for a failure to show: polled
+		# each second from the failure on, as the transfer's end cannot be foreseen (a
+		# stalled VM eats seconds of the commands around it)
 		rm -f $RATE_QP_JSON
-		(set +e; sleep $((secs - at - 2)); nb mrcctl stats qp dev mrcstb
-			nb mrcctl -j stats qp dev mrcstb >$RATE_QP_JSON
-			echo "EVs: $(nb mrcctl -j ev show dev mrcstb |
-				jq -c 'group_by(.state) | map({(.[0].state): length}) | add')"
-		) >$RATE_QP_STATS 2>&1 &
+		(set +e; while sleep 1; do
+			nb mrcctl -j stats qp dev mrcstb >$RATE_QP_JSON.new 2>/dev/null
+			jq -e 'length > 0' $RATE_QP_JSON.new >/dev/null 2>&1 &&
+				mv $RATE_QP_JSON.new $RATE_QP_JSON
+		done) &
 		stats=$!
 	fi
 	wait $bw || {
@@ -88,7 +89,7 @@ rate_run() { # SECONDS [AT BREAK]
 		cat /tmp/rate-bw.out >&2
 		fail "ib_write_bw failed"
 	}
-	[ -z "$stats" ] || wait $stats || true	# a diagnostic: its failure fails nothing
+	[ -z "$stats" ] || { kill $stats; wait $stats; } 2>/dev/null || true
 	kill $sampler $RATE_ANCHOR
 }
 
@@ -143,6 +144,8 @@ rate_of_qp() {
 #   RATE_KSTALL  the kernel's own fact: the longest time the oldest unacknowledged PSN of
 #                B's QP waited (qp-stats stall-max-ns), ms, and RATE_KSTALL_RTT the same
 #                in the QP's smoothed round trips (queues included),
+#   RATE_ECN_CUTS the ECN marks (the RED queues mark) that cut B's window, and
+#   RATE_ECN_PATH those it left to the path set (qp-stats ecn-decreases, ecn-path-marks),
 # and prints them in one line headed WHAT.
 failover_measure() { # WHAT BREAK
 	local what=$1
@@ -175,13 +178,17 @@ failover_measure() { # WHAT BREAK
 		"\((.stall_max_ns // 0) / 1000000 | floor) " +
 		"\(if (.srtt_ns // 0) > 0 then .stall_max_ns / .srtt_ns | floor else -1 end)"' \
 		$RATE_QP_JSON 2>/dev/null || echo "-1 -1")"
+	read -r RATE_ECN_CUTS RATE_ECN_PATH <<<"$(jq -r '
+		"\(map(.ecn_decreases // 0) | add // 0) \(map(.ecn_path_marks // 0) | add // 0)"' \
+		$RATE_QP_JSON 2>/dev/null || echo "0 0")"
 	awk -v w="$what" -v b="$RATE_BEFORE" -v s="$RATE_STALL" -v a="$RATE_AFTER" \
 		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS -v k="$RATE_KSTALL" \
-		-v kr="$RATE_KSTALL_RTT" \
+		-v kr="$RATE_KSTALL_RTT" -v ec="$RATE_ECN_CUTS" -v ep="$RATE_ECN_PATH" \
 		'BEGIN {
 		printf "%s: before %.2f MB/s, stall %d ms (in the kernel: %d ms, %d RTTs)," \
-			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f)%s\n", w, b / 1e6, s, k, kr,
-			a / 1e6, b ? a / b : 0, (n - 1) / n,
+			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f); ECN marks: %d cut the" \
+			" window, %d left to the path set%s\n", w, b / 1e6, s, k, kr,
+			a / 1e6, b ? a / b : 0, (n - 1) / n, ec, ep,
 			(g > gap ? sprintf("; sampling paused for up to %d ms: not in the rates," \
 			" counted in the stall", g) : "") }'
 }

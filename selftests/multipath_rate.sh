@@ -99,14 +99,16 @@ failover_throughput() { # FABRIC WHAT BREAK
 	# the kernel's own account: a failure costs its oldest PSN some wait, never seconds
 	[ "$RATE_KSTALL" -ge 1 ] && [ "$RATE_KSTALL" -lt 2900 ] ||
 		{ rate_failure_facts; fail "$1: qp-stats stall-max-ns says $RATE_KSTALL ms"; }
+	# the RED queues mark: every mark echoed reaches the window, which says what it did
+	[ $((RATE_ECN_CUTS + RATE_ECN_PATH)) -ge 1 ] ||
+		{ rate_failure_facts; fail "$1: no ECN mark reached the congestion window"; }
 }
 
 # What a failed rate check needs to be understood from a CI log.
 rate_failure_facts() {
 	echo "longest gap between samples of host A's counter: $(rate_max_gap) ms"
 	echo "ib_write_bw's own count: $(grep -E '^ +[0-9]+ +[0-9]+ ' /tmp/rate-bw.out | tail -1)"
-	echo "host B's QP and EVs two seconds before the end:"
-	cat $RATE_QP_STATS 2>/dev/null || true
+	echo "host B's QP as last seen: $(jq -c . $RATE_QP_JSON 2>/dev/null)"
 }
 
 spine_link_down_throughput() { failover_throughput rate_fabric "link down" rate_link_down; }

@@ -148,7 +148,7 @@ void Sender::xmit(uint32_t psn, bool retx) {
             (in_flight() >= mrc_cc_cwnd(&cc_) && psn - ack_req_psn_ >= MRC_ACK_EVERY_PKTS);
     const uint64_t since = mrc_loss_proven_since(&loss_, now, retx && live ? rec(psn).sent_ns : 0);
     uint32_t ev = 0;
-    const int rc = ack_req ? mrc_path_set_pick_proven(&ps_, &cursor_, avoid, since, &ev)
+    const int rc = ack_req ? mrc_path_set_pick_proven(&ps_, &cursor_, avoid, since, retx, &ev)
                            : mrc_path_set_pick(&ps_, &cursor_, avoid, &ev);
     Packet pkt;
 

@@ -101,20 +101,20 @@ TEST(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
     mrc_path_set_acked(ps.get(), 5, 0, 1000);  // proven at 1000
     mrc_path_set_acked(ps.get(), 9, 0, 3000);  // proven at 3000
     mrc_path_set_acked(ps.get(), 90, 0, 5000); // beyond the scan from 0
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(9U, ev); // 5 was proven too long ago
     EXPECT_EQ(10U, cur.answer);
     EXPECT_EQ(0U, cur.next); // the spray's own walk stays where it was
     cur = {};
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, 9, 2000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, 9, 2000, true, &ev));
     EXPECT_EQ(0U, ev); // 9 avoided, 90 out of reach: the plain round robin
     cur.answer = 60;
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(90U, ev);
     mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90)); // suspect: not usable
     cur.answer = 60;
     cur.next = 60;
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(60U, ev);
 }
 
@@ -132,23 +132,44 @@ TEST(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
     mrc_path_set_acked(ps.get(), 7, 0, 3000); // delivers, and ACKs come back on it
     mrc_path_set_returned(ps.get(), 7, 3500);
     mrc_path_set_returned(ps.get(), 11, 3600); // an ACK alone proves only the way back
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(7U, ev);
     EXPECT_EQ(8U, cur.answer);
     cur = {};
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, 7, 2000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, 7, 2000, true, &ev));
     EXPECT_EQ(3U, ev); // 7 avoided: the one proven
     // nothing since the instant: the EV the last ACK came on, old as it is, over a guess
     mrc_path_set_returned(ps.get(), 7, 3700);
     cur = {};
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(7U, ev);
     // unless it is not usable
     mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7));
-    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, &ev));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(0U, ev);
     mrc_path_set_returned(ps.get(), 4096, 9999); // out of range: ignored
     EXPECT_EQ(7U, ps.get()->returned_ev);
+}
+
+// Another packet asking for an ACK keeps to the spray while nothing in the set is suspect
+// or ASSUMED_BAD; once something is, it too takes an EV that round trips.
+TEST(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
+    PathSet ps(256);
+    mrc_ev_cursor cur{};
+    uint32_t ev = 0;
+
+    ASSERT_EQ(0, ps.init_result());
+    for (uint32_t e = 0; e < 256; e++)
+        mrc_path_set_sent(ps.get(), e);
+    mrc_path_set_acked(ps.get(), 7, 0, 3000);
+    mrc_path_set_returned(ps.get(), 7, 3500);
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
+    EXPECT_EQ(0U, ev); // the spray's next
+    EXPECT_EQ(1U, cur.next);
+    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200)); // 200 suspect
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
+    EXPECT_EQ(7U, ev);
+    EXPECT_EQ(1U, cur.next); // the spray's walk untouched
 }
 
 TEST(PathSet, InitRejectsBadArguments) {

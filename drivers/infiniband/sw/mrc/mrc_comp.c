@@ -102,6 +102,22 @@ static void mrc_comp_dup_heard(struct mrc_qp *qp, u32 psn)
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_SPURIOUS_RESENDS);
 }
 
+/*
+ * The round trip of the packet a CE echo names in the PSN field (unless
+ * a duplicate's echo took it), acknowledged by now: 0 when it names none
+ * of ours, and the window judges by its latest sample.
+ */
+static u32 mrc_comp_marked_rtt(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, u64 now)
+{
+	struct mrc_req *req = &qp->req;
+	u32 nxt = mrc_tx_window_nxt(&req->txw), psn = hdr->psn;
+
+	if ((hdr->flags & MRC_WIRE_F_DUP) || !mrc_psn_before(psn, nxt) ||
+	    nxt - psn > qp->window || !mrc_tx_window_is_acked(&req->txw, psn))
+		return 0;
+	return mrc_tx_rec_marked_rtt(&req->rec[psn & (qp->window - 1)], now);
+}
+
 /* Apply an ACK (or a NAK's ACK part); false when it fails validation. */
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 {
@@ -125,10 +141,15 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	}
 	/*
 	 * The EV echo: the way this ACK came back, and with CE_ECHO the EV of
-	 * the packet that came marked (answered at once). Marks are not for
-	 * the window yet (mrc_cc_on_ce, Documentation/multipath.rst, Status).
+	 * the packet that came marked (answered at once), whose own wait the
+	 * window judges the mark by.
 	 */
 	mrc_path_ack_came_back(qp->path, hdr->ack.ev, hdr->flags & MRC_WIRE_F_CE_ECHO);
+	if (hdr->flags & MRC_WIRE_F_CE_ECHO) {
+		u64 now = ktime_get_ns();
+
+		mrc_cc_on_ce(&req->cc, mrc_comp_marked_rtt(qp, hdr, now), now);
+	}
 	if (hdr->flags & MRC_WIRE_F_DUP)
 		mrc_comp_dup_heard(qp, hdr->psn);
 	return true;

@@ -12,6 +12,7 @@
  * starts; the timer sends the probes the core asks for and reports the
  * state changes it makes (mrc_probe.c builds and answers the packets).
  */
+#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/jhash.h>
 #include <linux/log2.h>
@@ -140,6 +141,23 @@ static void mrc_path_spread_planes(struct mrc_dev *mdev, u8 *plane, u32 count)
 }
 
 /*
+ * Whether no two of @n EVs share a UDP source port, so that an ACK's EV echo
+ * (the port) names one: not so in an STEV profile whose EVs differ by flow
+ * label only. False too when the scratch map cannot be had.
+ */
+static bool mrc_path_sports_distinct(const u16 *sport, u32 n)
+{
+	unsigned long *seen = bitmap_zalloc(U16_MAX + 1, GFP_KERNEL);
+	bool distinct = seen;
+	u32 i;
+
+	for (i = 0; distinct && i < n; i++)
+		distinct = !__test_and_set_bit(sport[i], seen);
+	bitmap_free(seen);
+	return distinct;
+}
+
+/*
  * A path set towards @av of EV profile @profile (MRC_PROFILE_DEFAULT: the
  * device's default), its EVs copied from it.
  */
@@ -168,6 +186,7 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	path->label = snap.label;
 	mrc_path_spread_planes(mdev, path->plane, snap.count);
 	n = snap.count;
+	path->sport_names_ev = mrc_path_sports_distinct(path->sport, n);
 	path->ev = kvcalloc(n, sizeof(*path->ev), GFP_KERNEL);
 	path->usable = kcalloc(MRC_PATH_SET_WORDS(n), sizeof(*path->usable), GFP_KERNEL);
 	if (!path->ev || !path->usable || (path->srv6 && mrc_path_index_srv6(path, n)) ||
@@ -441,14 +460,14 @@ void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt
 
 /*
  * The EV for a QP's next packet (see mrc_path_set_pick()); for one that asks
- * for an ACK, one that round trips or is proven since @proven_since when
- * that is not 0 (mrc_path_set_pick_proven()). @account: a data
+ * for an ACK (a @resend among them), one that round trips or is proven since
+ * @proven_since when that is not 0 (mrc_path_set_pick_proven()). @account: a data
  * packet whose acknowledgement will be reported, so it takes a sequence
  * number on its EV. With every EV denied there is no path: the packet goes
  * out on EV 0 and is lost, and the QP's retry rules take their course.
  */
 void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
-		   u64 proven_since, bool account, struct mrc_path_pick *pick)
+		   u64 proven_since, bool resend, bool account, struct mrc_path_pick *pick)
 {
 	u32 ev = 0;
 	int rc;
@@ -465,7 +484,7 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 	}
 	spin_lock_bh(&path->lock);
 	if (proven_since)
-		rc = mrc_path_set_pick_proven(&path->ps, cur, avoid, proven_since, &ev);
+		rc = mrc_path_set_pick_proven(&path->ps, cur, avoid, proven_since, resend, &ev);
 	else
 		rc = mrc_path_set_pick(&path->ps, cur, avoid, &ev);
 	if (rc < 0)
@@ -510,14 +529,17 @@ void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns)
 
 /*
  * The EV of this set that leaves on UDP source port @sport, or nr_ev when
- * none does (a profile since swapped). Profiles number their ports in
- * order, so the first guess is right but for a controller's own list,
- * which costs a search of at most MRC_PROFILE_EV_MAX ports.
+ * none does (a profile since swapped) or the port names no single EV
+ * (sport_names_ev). Profiles number their ports in order, so the first
+ * guess is right but for a controller's own list, which costs a search of
+ * at most MRC_PROFILE_EV_MAX ports.
  */
 static u32 mrc_path_ev_of_sport_locked(const struct mrc_path *path, u32 sport)
 {
 	u32 ev = sport - path->sport[0];
 
+	if (!path->sport_names_ev)
+		return path->ps.nr_ev;
 	if (ev < path->ps.nr_ev && path->sport[ev] == sport)
 		return ev;
 	for (ev = 0; ev < path->ps.nr_ev; ev++)

@@ -45,6 +45,7 @@ struct mrc_path {
 	u64 *usable;
 	/* what the EVs put into packets, fixed while the set lives (kvmalloc) */
 	u16 *sport;			/* EV -> UDP source port */
+	bool sport_names_ev;		/* no two EVs share a port: an echo names one */
 	u8 *plane;			/* EV -> plane */
 	u16 *label;			/* EV -> its flow label bits; NULL: not STEV */
 	struct mrc_ev_srv6 *srv6;	/* EV -> its segments; NULL: not SRV6 */
@@ -71,7 +72,7 @@ struct mrc_path_pick {
 };
 
 void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
-		   u64 proven_since, bool account, struct mrc_path_pick *pick);
+		   u64 proven_since, bool resend, bool account, struct mrc_path_pick *pick);
 bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool account);
 void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns);
 void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns);

@@ -15,7 +15,7 @@ void mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx)
 {
 	struct mrc_path_pick pick;
 
-	mrc_path_pick(qp->path, &qp->resp.cursor, MRC_PROFILE_EV_MAX, 0, false, &pick);
+	mrc_path_pick(qp->path, &qp->resp.cursor, MRC_PROFILE_EV_MAX, 0, false, false, &pick);
 	*tx = pick.tx;
 }
 

@@ -462,7 +462,8 @@ static void mrc_req_record(struct mrc_qp *qp, u32 psn, u32 count, enum mrc_tx_ki
 	}
 	req->quiet_since_ns = now_ns;
 	mrc_path_pick(qp->path, &req->cursor, avoid,
-		      ack_req ? mrc_loss_proven_since(&req->loss, now_ns, copy_ns) : 0, live, pick);
+		      ack_req ? mrc_loss_proven_since(&req->loss, now_ns, copy_ns) : 0, retx, live,
+		      pick);
 	for (i = 0; live && i < count; i++)
 		mrc_tx_rec_sent(mrc_req_rec(qp, psn + i), now_ns, pick->ev, pick->seq, pick->usable,
 				retx, i);

@@ -217,15 +217,19 @@ static bool mrc_ev_round_trips(const struct mrc_path_set *ps, uint32_t ev, uint3
  * since @since_ns (proven and returned); else the one the latest ACK came
  * back on, if it does; else the first of them proven since then; else the
  * one the latest ACK came back on, however long ago; else whatever
- * mrc_path_set_pick() gives. The scan starts at and moves the cursor's
+ * mrc_path_set_pick() gives. A packet that is no @resend takes the plain
+ * pick while no EV of the set is suspect or ASSUMED_BAD: then every way
+ * back works as far as anyone knows, and what matters is that the spray
+ * stays even (a few EVs that happened to bring ACKs back would otherwise
+ * carry every sixteenth packet). The scan starts at and moves the cursor's
  * @answer, not its @next.
  */
 int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
-			     uint32_t avoid, uint64_t since_ns, uint32_t *ev)
+			     uint32_t avoid, uint64_t since_ns, bool resend, uint32_t *ev)
 {
 	uint32_t e, i, scan, proven = ps->nr_ev;
 
-	if (!ps->nr_usable)
+	if (!ps->nr_usable || (!resend && !ps->nr_suspect && !ps->nr_bad))
 		return mrc_path_set_pick(ps, cur, avoid, ev);
 	scan = ps->nr_usable < MRC_PICK_PROVEN_SCAN ? ps->nr_usable : MRC_PICK_PROVEN_SCAN;
 	e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->answer));

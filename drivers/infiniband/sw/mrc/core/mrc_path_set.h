@@ -264,7 +264,7 @@ void mrc_path_set_seed_probe_ids(struct mrc_path_set *ps, uint64_t secret);
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
 		      uint32_t *ev);
 int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
-			     uint32_t avoid, uint64_t since_ns, uint32_t *ev);
+			     uint32_t avoid, uint64_t since_ns, bool resend, uint32_t *ev);
 uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_returned(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns);
 void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
