@@ -88,16 +88,23 @@ private:
     int last_rc_ = 0;
 };
 
-// A resend takes the next usable EV proven since the given instant, among the next
-// MRC_PICK_PROVEN_SCAN; with none proven, the plain pick.
-TEST(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
-    PathSet ps(256);
+// A set of 256 EVs, each sent on once, for the pick of a packet that asks for an ACK.
+class PathSetProven : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_EQ(0, ps.init_result());
+        for (uint32_t e = 0; e < 256; e++)
+            mrc_path_set_sent(ps.get(), e);
+    }
+
+    PathSet ps{256};
     mrc_ev_cursor cur{};
     uint32_t ev = 0;
+};
 
-    ASSERT_EQ(0, ps.init_result());
-    for (uint32_t e = 0; e < 256; e++)
-        mrc_path_set_sent(ps.get(), e);
+// A resend takes the next usable EV proven since the given instant, among the next
+// MRC_PICK_PROVEN_SCAN; with none proven, the plain pick.
+TEST_F(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
     mrc_path_set_acked(ps.get(), 5, 0, 1000);  // proven at 1000
     mrc_path_set_acked(ps.get(), 9, 0, 3000);  // proven at 3000
     mrc_path_set_acked(ps.get(), 90, 0, 5000); // beyond the scan from 0
@@ -120,14 +127,7 @@ TEST(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
 
 // A packet that asks for an ACK prefers an EV whose ACKs came back as well: on an ECMP
 // fabric an EV may deliver while its way back is dead.
-TEST(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
-    PathSet ps(256);
-    mrc_ev_cursor cur{};
-    uint32_t ev = 0;
-
-    ASSERT_EQ(0, ps.init_result());
-    for (uint32_t e = 0; e < 256; e++)
-        mrc_path_set_sent(ps.get(), e);
+TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
     mrc_path_set_acked(ps.get(), 3, 0, 3000); // delivers; no ACK came back on it
     mrc_path_set_acked(ps.get(), 7, 0, 3000); // delivers, and ACKs come back on it
     mrc_path_set_returned(ps.get(), 7, 3500);
@@ -153,14 +153,7 @@ TEST(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
 
 // Another packet asking for an ACK keeps to the spray while nothing in the set is suspect
 // or ASSUMED_BAD; once something is, it too takes an EV that round trips.
-TEST(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
-    PathSet ps(256);
-    mrc_ev_cursor cur{};
-    uint32_t ev = 0;
-
-    ASSERT_EQ(0, ps.init_result());
-    for (uint32_t e = 0; e < 256; e++)
-        mrc_path_set_sent(ps.get(), e);
+TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
     mrc_path_set_acked(ps.get(), 7, 0, 3000);
     mrc_path_set_returned(ps.get(), 7, 3500);
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
