@@ -42,7 +42,7 @@ check_sprayed_and_pinned() { # WHAT SPRAYED_MBS PINNED_MBS
 # reported (0.74-0.93: no reliable gain over round robin yet). Rates are host A's wire rate
 # (every header counted, as R counts them; the payload is 97% of it at MTU 4096).
 sprayed_aggregate() {
-	local rr rr4k adaptive pinned ooo retx
+	local rr rr4k adaptive pinned ooo retx dups
 	rate_fabric
 	rr=$(rate_of_qp)
 	b_profile 1 mode auto count 4096
@@ -52,9 +52,11 @@ sprayed_aggregate() {
 	b_profile 3 mode exp ev 0xc000
 	ooo=$(counter mrcsta out_of_order)
 	retx=$(counter mrcstb retransmits)
+	dups=$(counter mrcsta duplicates)
 	pinned=$(rate_of_qp)
 	ooo=$(($(counter mrcsta out_of_order) - ooo))
 	retx=$(($(counter mrcstb retransmits) - retx))
+	dups=$(($(counter mrcsta duplicates) - dups))
 	echo "paths of $((RATE_BPS / 1000)) kB/s: one QP sprayed over $SPINES spines: round robin" \
 		"over 4096 EVs $rr4k MB/s ($(of_nr "$rr4k" $SPINES) of N*R), over 256 $rr" \
 		"($(of_nr "$rr" $SPINES)), adaptive over 256 $adaptive ($(of_nr "$adaptive" $SPINES));" \
@@ -62,10 +64,16 @@ sprayed_aggregate() {
 	check_sprayed_and_pinned "over 4096 EVs" "$rr4k" "$pinned"
 	# One EV is one FIFO path whose RED queue marks rather than drops: what arrives out
 	# of order there, the sender reordered itself (passes on two CPUs fill two backlogs:
-	# 6 of them before the QP had one transmit CPU). Resends (tail probes) arrive as
-	# duplicates, not out of order.
-	echo "pinned to one EV: $ooo packets arrived out of order, $retx resent"
-	[ "$ooo" -eq 0 ] || fail "pinned to one EV, $ooo packets arrived out of order"
+	# 6 of them before the QP had one transmit CPU). A tail probe's copy arrives as a
+	# duplicate. A resend that arrived once replaced a packet dropped on the way (a
+	# loaded VM's backlog overflows now and then), and every packet that came while it
+	# was missing counts as out of order: then the order is not judged.
+	echo "pinned to one EV: $ooo packets arrived out of order, $retx resent ($dups arrived twice)"
+	if [ "$retx" -gt "$dups" ]; then
+		echo "pinned to one EV: $((retx - dups)) packets dropped on the way, order not judged"
+	else
+		[ "$ooo" -eq 0 ] || fail "pinned to one EV, $ooo packets arrived out of order"
+	fi
 }
 
 # The same on the SRv6 fabric, where the sender picks each packet's spine: over its N x 64

@@ -32,6 +32,8 @@ struct Packet {
     bool dup = false;
     // probes
     uint32_t probe_id = 0;
+    bool has_reply_ev = false; // PROBE: the first reply asked back on the way of reply_ev
+    uint32_t reply_ev = 0;
 };
 
 } // namespace mrc::sim

@@ -22,13 +22,23 @@ void Receiver::on_packet(const Packet &pkt) {
         on_data(pkt);
         return;
     }
-    if (pkt.kind == Kind::Probe) {
-        // answered on an EV of our own towards the requester (mrc_path_reply_ev)
+    if (pkt.kind == Kind::Probe)
+        answer_probe(pkt);
+}
+
+// mrc_probe_answer: MRC_PROBE_REPLY_COPIES replies. Over SRv6 every copy goes back along the
+// probe's segments (its own EV); else the first on the way the prober asked for, the others
+// on EVs of our own towards the requester (mrc_path_reply_ev).
+void Receiver::answer_probe(const Packet &pkt) {
+    for (uint32_t i = 0; i < kProbeReplyCopies; i++) {
         Packet reply;
 
         reply.kind = Kind::ProbeReply;
         reply.flow = flow_;
-        reply.ev = own_ev();
+        if (fabric_.config().srv6)
+            reply.ev = pkt.ev;
+        else
+            reply.ev = i == 0 && pkt.has_reply_ev ? pkt.reply_ev : own_ev();
         reply.probe_id = pkt.probe_id;
         reply.psn = pkt.ev; // names the EV probed, as the reply's payload does
         reply.bytes = kCtrlBytes;

@@ -33,7 +33,10 @@ public:
     [[nodiscard]] uint64_t acks_sent() const { return acks_; }
 
 private:
+    static constexpr uint32_t kProbeReplyCopies = 3; // MRC_PROBE_REPLY_COPIES
+
     void on_data(const Packet &pkt);
+    void answer_probe(const Packet &pkt);
     void send_ack(uint32_t ev, uint32_t psn, bool dup);
     uint32_t own_ev() { return own_next_++ % nr_ev_; }
 

@@ -182,7 +182,7 @@ void Sender::xmit(uint32_t psn, bool retx) {
 void Sender::resend_lost(uint32_t psn) {
     const mrc_tx_rec &r = rec(psn);
 
-    if (r.account && mrc_path_set_lost(&ps_, r.ev, r.seq))
+    if (r.account && mrc_path_set_lost(&ps_, r.ev, r.seq, r.sent_ns))
         kick_probes();
     mrc_cc_on_loss(&cc_, loop_.now(), !mrc_path_set_usable(&ps_, r.ev));
     xmit(psn, true);
@@ -343,6 +343,8 @@ void Sender::tick() {
         probe.flow = flow_;
         probe.ev = probes[i].ev;
         probe.probe_id = probes[i].probe_id;
+        probe.has_reply_ev = probes[i].reply_ev < cfg_.nr_ev;
+        probe.reply_ev = probes[i].reply_ev;
         probe.bytes = kCtrlBytes;
         stats_.probes++;
         fabric_.send(host_, peer_, probe, true);

@@ -25,7 +25,12 @@ public:
         init_result_ =
                 mrc_path_set_init(&ps_, ev_.data(), good_.data(),
                                   static_cast<uint32_t>(good_.size()), nr_ev, min_active, policy);
+        // every EV proven at kProvenNs, as on a fabric that carried traffic: a loss sent then
+        // alarms the set with every EV vetted already (the alarm's own tests lose later)
+        for (uint32_t e = 0; e < nr_ev && !init_result_; e++)
+            ev_[e].proven_ns = kProvenNs;
     }
+    static constexpr uint64_t kProvenNs = 1;
     [[nodiscard]] int init_result() const { return init_result_; }
     mrc_path_set *get() { return &ps_; }
     mrc_path_set *operator->() { return &ps_; }
@@ -40,7 +45,9 @@ public:
     [[nodiscard]] int last_rc() const { return last_rc_; }
 
     // Lose one transmission on @ev; whether that made the EV suspect.
-    bool lose(uint32_t ev) { return mrc_path_set_lost(&ps_, ev, mrc_path_set_sent(&ps_, ev)); }
+    bool lose(uint32_t ev, uint64_t sent_ns = kProvenNs) {
+        return mrc_path_set_lost(&ps_, ev, mrc_path_set_sent(&ps_, ev), sent_ns);
+    }
 
     // One tick at @now: the probes it asks for, and the changes it made (appended).
     std::vector<mrc_ev_probe> tick(uint64_t now) {
@@ -118,7 +125,8 @@ TEST_F(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
     cur.answer = 60;
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(90U, ev);
-    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90)); // suspect: not usable
+    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90),
+                      PathSet::kProvenNs); // suspect: not usable
     cur.answer = 60;
     cur.next = 60;
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
@@ -144,7 +152,7 @@ TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(7U, ev);
     // unless it is not usable
-    mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7));
+    mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), PathSet::kProvenNs);
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(0U, ev);
     mrc_path_set_returned(ps.get(), 4096, 9999); // out of range: ignored
@@ -159,7 +167,8 @@ TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
     EXPECT_EQ(0U, ev); // the spray's next
     EXPECT_EQ(1U, cur.next);
-    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200)); // 200 suspect
+    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200),
+                      PathSet::kProvenNs); // 200 suspect
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
     EXPECT_EQ(7U, ev);
     EXPECT_EQ(1U, cur.next); // the spray's walk untouched
@@ -409,7 +418,7 @@ TEST(PathSet, ALossAfterWhichLaterSendsWereAckedIsNoSuspicion) {
     PathSet ps(2);
     const uint32_t lost = mrc_path_set_sent(ps.get(), 0);
     mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 1);
-    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost));
+    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost, PathSet::kProvenNs));
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 0));
     EXPECT_EQ(ps->ev[0].losses, 1U);
 }
@@ -423,7 +432,102 @@ TEST(PathSet, AckOfALaterSendClearsSuspicion) {
     mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1);
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
     EXPECT_EQ(ps->nr_suspect, 0U);
+    EXPECT_EQ(ps->alarm_ns, 0U) << "a false alarm: nothing went ASSUMED_BAD";
     EXPECT_FALSE(mrc_path_set_needs_tick(ps.get()));
+}
+
+// From the first suspicion on, new data takes only EVs proven by a send after the lost one:
+// the EVs of a dead path that have lost nothing yet get no more either.
+TEST(PathSet, AnAlarmKeepsNewDataOnEvsProvenSinceTheLoss) {
+    PathSet ps(16);
+    std::set<int64_t> seen;
+
+    mrc_path_set_acked(ps.get(), 2, mrc_path_set_sent(ps.get(), 2), 2000);
+    mrc_path_set_acked(ps.get(), 5, mrc_path_set_sent(ps.get(), 5), 2000);
+    ASSERT_TRUE(ps.lose(9, 1500));
+    EXPECT_EQ(ps->alarm_ns, 1500U);
+    for (int i = 0; i < 8; i++)
+        seen.insert(ps.pick());
+    EXPECT_EQ(seen, (std::set<int64_t>{2, 5}));
+    EXPECT_EQ(ps.pick(2), 5) << "avoided while another is vetted";
+    mrc_path_set_acked(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), 1600); // vetted now
+    seen.clear();
+    for (int i = 0; i < 9; i++)
+        seen.insert(ps.pick());
+    EXPECT_EQ(seen, (std::set<int64_t>{2, 5, 7}));
+}
+
+// Each tick vets EVs not vetted yet with a probe; the alarm ends once every usable EV is
+// vetted and no suspect is left, and the spray has the whole set again.
+TEST(PathSet, AnAlarmVetsTheRestWithProbesAndEndsWhenNothingIsLeftToJudge) {
+    PathSet ps(8);
+    std::set<int64_t> seen;
+
+    for (uint32_t e = 0; e < 4; e++)
+        mrc_path_set_acked(ps.get(), e, mrc_path_set_sent(ps.get(), e), 2000);
+    ASSERT_TRUE(ps.lose(7, 1500));
+    auto probes = ps.tick(10'000);
+    EXPECT_NE(PathSet::probe_on(probes, 7), 0U);
+    for (uint32_t e : {4U, 5U, 6U})
+        EXPECT_NE(PathSet::probe_on(probes, e), 0U) << "vetting probe of " << e;
+    EXPECT_EQ(probes.size(), 5U) << "and a control: 0 ... 3 are vetted already";
+    ps.answer(probes, 20'000, 7);
+    for (int i = 0; i < 14; i++)
+        seen.insert(ps.pick());
+    EXPECT_EQ(seen, (std::set<int64_t>{0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_NE(ps->alarm_ns, 0U) << "the suspect is not judged yet";
+    for (uint64_t now = 20'000 + MRC_EV_PROBE_TIMEOUT_NS;
+         ps->ev[7].state != MRC_EV_ASSUMED_BAD && now < 8 * MRC_EV_PROBE_TIMEOUT_NS;
+         now += MRC_EV_PROBE_TIMEOUT_NS)
+        ps.answer(ps.tick(now), now + 1000, 7);
+    EXPECT_EQ(ps->ev[7].state, MRC_EV_ASSUMED_BAD);
+    EXPECT_EQ(ps->alarm_ns, 0U);
+}
+
+// A vetting probe that goes unanswered makes its EV suspect, its first probe missed: one more
+// miss and it is ASSUMED_BAD.
+TEST(PathSet, AnUnansweredVettingProbeMakesItsEvSuspect) {
+    PathSet ps(4);
+    uint64_t now = 10'000;
+    auto answer_others = [&](const std::vector<mrc_ev_probe> &probes) {
+        mrc_ev_change change{};
+        for (const mrc_ev_probe &p : probes)
+            if (p.ev != 2 && p.ev != 3)
+                mrc_path_set_probe_answered(ps.get(), p.ev, p.probe_id, now + 1000, &change);
+    };
+
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 2000);
+    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 2000);
+    ASSERT_TRUE(ps.lose(3, 1500));
+    auto probes = ps.tick(now);
+    ASSERT_NE(PathSet::probe_on(probes, 2), 0U);
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 2)) << "vetting takes nothing out of the spray";
+    answer_others(probes);
+    now += MRC_EV_PROBE_TIMEOUT_NS;
+    probes = ps.tick(now);
+    EXPECT_TRUE(ps->ev[2].flags & MRC_EV_F_SUSPECT);
+    EXPECT_FALSE(mrc_path_set_usable(ps.get(), 2));
+    ASSERT_NE(PathSet::probe_on(probes, 2), 0U) << "probed again at once, as a suspect";
+    answer_others(probes);
+    now += MRC_EV_PROBE_TIMEOUT_NS;
+    ps.tick(now);
+    EXPECT_EQ(ps->ev[2].state, MRC_EV_ASSUMED_BAD);
+}
+
+// A probe asks its answer back on the way the latest ACK came: a reply on a way the peer
+// chooses may die on a dead path and condemn a forward path that works.
+TEST(PathSet, ProbesAskForTheirAnswerOnTheWayTheLatestAckCameBack) {
+    PathSet ps(4);
+
+    ASSERT_TRUE(ps.lose(3));
+    for (const mrc_ev_probe &p : ps.tick(1000))
+        EXPECT_EQ(p.reply_ev, 4U) << "no ACK came back yet: the peer chooses";
+    mrc_path_set_returned(ps.get(), 2, 1500);
+    ASSERT_TRUE(ps.lose(1));
+    const auto probes = ps.tick(2000);
+    ASSERT_NE(PathSet::probe_on(probes, 1), 0U);
+    for (const mrc_ev_probe &p : probes)
+        EXPECT_EQ(p.reply_ev, 2U);
 }
 
 TEST(PathSet, SuspectIsProbedAtOnceWithAControlAndAnAnswerClearsIt) {
@@ -919,7 +1023,7 @@ private:
                 continue;
             if (mrc_path_set_gap_lost(ps_.get(), f.ev, f.seq) ||
                 mrc_path_time_lost(f.sent, newest_acked_sent_, kReorder)) {
-                mrc_path_set_lost(ps_.get(), f.ev, f.seq);
+                mrc_path_set_lost(ps_.get(), f.ev, f.seq, PathSet::kProvenNs);
                 f.ev = kDone; // resent elsewhere by the QP
             }
         }

@@ -181,7 +181,7 @@ static int mrc_nl_probe_run(struct genl_info *info, struct mrc_path *path,
 
 	for (k = 0; k < w->nr; k++) {
 		mrc_path_ev_tx(path, w->ev[k], &tx);
-		mrc_probe_send(w->mdev, &path->av, w->ev[k], w->first_id + k, &tx, false);
+		mrc_probe_send(w->mdev, &path->av, w->ev[k], w->first_id + k, 0, &tx, false);
 	}
 	left = wait_event_interruptible_timeout(w->wq, mrc_nl_probe_done(w),
 						msecs_to_jiffies(timeout_ms));

@@ -392,11 +392,12 @@ static void mrc_path_probe_timer(struct timer_list *t)
 	spin_unlock_bh(&path->lock);
 
 	for (i = 0; i < tick.nr_probes; i++) {
+		u32 back = probes[i].reply_ev;
 		struct mrc_ev_tx tx;
 
 		mrc_path_ev_tx(path, probes[i].ev, &tx);
-		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id, &tx,
-			       true);
+		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id,
+			       back < path->ps.nr_ev ? path->sport[back] : 0, &tx, true);
 	}
 	for (i = 0; i < tick.nr_changes; i++)
 		mrc_path_report(path, &changes[i]);
@@ -572,11 +573,13 @@ void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce)
 }
 
 /*
- * Whether transmission @seq on @ev, unacknowledged, counts as lost: by the
- * time rule (@by_time, judged by the caller) or the same-EV gap rule. An
- * @account-ed transmission's loss is recorded against its EV.
+ * Whether transmission @seq on @ev, sent at @sent_ns and unacknowledged,
+ * counts as lost: by the time rule (@by_time, judged by the caller) or the
+ * same-EV gap rule. An @account-ed transmission's loss is recorded against
+ * its EV.
  */
-bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool account)
+bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_time,
+		   bool account)
 {
 	bool lost, suspect = false;
 
@@ -585,7 +588,7 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, bool by_time, bool ac
 	spin_lock_bh(&path->lock);
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);
 	if (lost && account)
-		suspect = mrc_path_set_lost(&path->ps, ev, seq);
+		suspect = mrc_path_set_lost(&path->ps, ev, seq, sent_ns);
 	if (suspect)
 		mrc_path_kick_probes(path);
 	spin_unlock_bh(&path->lock);

@@ -8,9 +8,11 @@
  * (the path sets' probes do), else once; the prober takes the first copy
  * (later ones find no probe out). A probe that came over SRv6 segments is
  * answered back along them (mrc_net_reply_tx): the round trip of its EV,
- * which its ACKs take too. Any other reply goes over paths the prober knows
- * nothing about, so a lost reply would count against a forward path that
- * works: its copies take different EVs of ours.
+ * which its ACKs take too. Any other reply's first copy goes back on the
+ * UDP source port the probe asks for (the port its latest ACK came back
+ * on: a way back the prober knows works), the others over paths the
+ * prober knows nothing about, on different EVs of ours: a lost reply would
+ * count against a forward path that works.
  *
  * Probes are not authenticated and their source is easily forged: only a
  * source some QP of ours talks to is answered, and a device sends at most
@@ -51,7 +53,7 @@ static void mrc_probe_xmit(struct mrc_dev *mdev, const struct mrc_av *av,
 }
 
 void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 probe_id,
-		    const struct mrc_ev_tx *tx, bool copies)
+		    u16 reply_port, const struct mrc_ev_tx *tx, bool copies)
 {
 	struct mrc_pkt_hdr hdr = {
 		.opcode = MRC_OP_PROBE,
@@ -59,6 +61,7 @@ void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 p
 		.probe = {
 			.probe_id = probe_id,
 			.ev = ev,
+			.reply_ev = reply_port,
 			.timestamp = ktime_get_ns(),
 		},
 	};
@@ -116,6 +119,7 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 		.probe = probe->probe,
 	};
 	int i, copies = probe->flags & MRC_WIRE_F_REPLY_COPIES ? MRC_PROBE_REPLY_COPIES : 1;
+	u32 asked = probe->probe.reply_ev;
 
 	if (!mrc_path_known_peer(mdev, peer, &back->srv6) ||
 	    !mrc_probe_budget_take(mdev, copies)) {
@@ -125,7 +129,10 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 	for (i = 0; i < copies; i++) {
 		struct mrc_ev_tx tx = *back;
 
-		if (!back->srv6.nr_sids)
+		/* with segments, every copy goes back along them */
+		if (!back->srv6.nr_sids && !i && asked && asked <= U16_MAX)
+			tx.sport = asked;
+		else if (!back->srv6.nr_sids)
 			mrc_path_reply_ev(mdev, peer,
 					  probe->probe.probe_id + i * MRC_PROBE_REPLY_SPREAD, &tx);
 		hdr.probe.reply_ev = tx.sport;

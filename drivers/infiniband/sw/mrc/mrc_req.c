@@ -665,7 +665,7 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
 
-	mrc_path_lost(qp->path, rec->ev, rec->seq, true, rec->account);
+	mrc_path_lost(qp->path, rec->ev, rec->seq, rec->sent_ns, true, rec->account);
 	mrc_cc_on_loss(&qp->req.cc, ktime_get_ns(), !mrc_path_ev_usable(qp->path, rec->ev));
 	mrc_req_resend_psn(qp, psn);
 }

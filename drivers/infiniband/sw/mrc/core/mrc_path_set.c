@@ -60,6 +60,9 @@ static void mrc_ev_clear_suspect(struct mrc_path_set *ps, uint32_t ev)
 	h->probes_missed = 0;
 	ps->nr_suspect--;
 	mrc_ev_update_usable(ps, ev);
+	/* a false alarm: one packet lost by chance (MRC_EV_VET_PER_TICK) */
+	if (!ps->nr_suspect && !ps->alarm_bad)
+		ps->alarm_ns = 0;
 }
 
 /* MRC_SPRAY_WEIGHTED: @ev carries @weight (1 ... 255) packets per turn. */
@@ -131,18 +134,9 @@ static uint32_t mrc_ev_find_awake(const struct mrc_path_set *ps, struct mrc_ev_c
 	return first;
 }
 
-/*
- * The EV for the next packet of a QP walking the set with @cur.
- *
- * @avoid is an EV not to take when another will do (the one a lost copy
- * took); pass MRC_PROFILE_EV_MAX for none.
- *
- * Return: 0 with a usable EV in *@ev; 1 with a suspect or ASSUMED_BAD one
- * when none is usable (the QP keeps retrying by its RC rules, and such a
- * packet is as good as a probe); -MRC_ENOENT when every EV is denied.
- */
-int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
-		      uint32_t *ev)
+/* The walk over the usable EVs by the set's policy (see mrc_path_set_pick()). */
+static int mrc_ev_pick_spray(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
+			     uint32_t avoid, uint32_t *ev)
 {
 	bool weighted = ps->policy == MRC_SPRAY_WEIGHTED;
 	uint32_t e, i, pass, from;
@@ -196,6 +190,71 @@ int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, 
 	return -MRC_ENOENT;
 }
 
+static bool mrc_ev_is_vetted(const struct mrc_path_set *ps, uint32_t ev)
+{
+	return ps->vetted[ev / 64U] & (1ULL << (ev % 64U));
+}
+
+static void mrc_ev_vet(struct mrc_path_set *ps, uint32_t ev)
+{
+	ps->vetted[ev / 64U] |= 1ULL << (ev % 64U);
+}
+
+/*
+ * During the alarm: the first EV at or after @from, wrapping, usable and
+ * vetted (MRC_EV_VET_PER_TICK); @avoid only when it is the only one. False
+ * when there is none.
+ */
+static bool mrc_ev_find_vetted(const struct mrc_path_set *ps, uint32_t from, uint32_t avoid,
+			       uint32_t *ev)
+{
+	uint32_t nwords = MRC_PATH_SET_WORDS(ps->nr_ev);
+	uint32_t w = from / 64U, i, found = ps->nr_ev;
+	uint64_t bits = ps->usable[w] & ps->vetted[w] & (~0ULL << (from % 64U));
+
+	for (i = 0; i <= nwords; i++) {
+		while (bits) {
+			uint32_t e = w * 64U + mrc_ctz64(bits);
+
+			if (e != avoid) {
+				*ev = e;
+				return true;
+			}
+			found = e;
+			bits &= bits - 1U;
+		}
+		w = w + 1U == nwords ? 0 : w + 1U;
+		bits = ps->usable[w] & ps->vetted[w];
+	}
+	*ev = found;
+	return found != ps->nr_ev;
+}
+
+/*
+ * The EV for the next packet of a QP walking the set with @cur: the next
+ * usable one by the set's policy, or during the alarm a vetted one
+ * (MRC_EV_VET_PER_TICK) while there is one (else the walk: with nothing
+ * vetted, a guess is all there is).
+ *
+ * @avoid is an EV not to take when another will do (the one a lost copy
+ * took); pass MRC_PROFILE_EV_MAX for none.
+ *
+ * Return: 0 with a usable EV in *@ev; 1 with a suspect or ASSUMED_BAD one
+ * when none is usable (the QP keeps retrying by its RC rules, and such a
+ * packet is as good as a probe); -MRC_ENOENT when every EV is denied.
+ */
+int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
+		      uint32_t *ev)
+{
+	if (ps->alarm_ns && ps->nr_usable &&
+	    mrc_ev_find_vetted(ps, mrc_ev_wrap(ps, cur->next), avoid, ev)) {
+		cur->next = *ev + 1U;
+		cur->left = 0;
+		return 0;
+	}
+	return mrc_ev_pick_spray(ps, cur, avoid, ev);
+}
+
 /*
  * Whether @ev may carry a packet that asks for an ACK: both ways work since
  * @since_ns, proven and returned. An ACK alone proves only the way back: the
@@ -229,7 +288,7 @@ int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor
 {
 	uint32_t e, i, scan, proven = ps->nr_ev;
 
-	if (!ps->nr_usable || (!resend && !ps->nr_suspect && !ps->nr_bad))
+	if (!ps->nr_usable || (!resend && !ps->nr_suspect && !ps->nr_bad && !ps->alarm_ns))
 		return mrc_path_set_pick(ps, cur, avoid, ev);
 	scan = ps->nr_usable < MRC_PICK_PROVEN_SCAN ? ps->nr_usable : MRC_PICK_PROVEN_SCAN;
 	e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->answer));
@@ -345,6 +404,8 @@ void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint
 
 	if (sent_ns > h->proven_ns)
 		h->proven_ns = sent_ns;
+	if (ps->alarm_ns && sent_ns >= ps->alarm_ns)
+		mrc_ev_vet(ps, ev);
 
 	if ((int32_t)(seq + 1U - h->acked_seq) > 0)
 		h->acked_seq = seq + 1U;
@@ -381,6 +442,8 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 	ps->nr_bad -= h->state == MRC_EV_ASSUMED_BAD;
 	ps->nr_good += to == MRC_EV_GOOD;
 	ps->nr_bad += to == MRC_EV_ASSUMED_BAD;
+	if (to == MRC_EV_ASSUMED_BAD && ps->alarm_ns)
+		ps->alarm_bad++;
 	h->state = to;
 	h->reason = reason;
 	h->changed_ns = now_ns;
@@ -391,12 +454,45 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 }
 
 /*
- * Transmission @seq on @ev was found lost. A GOOD EV becomes suspect: it
- * carries no more data until a probe (or an acknowledgement of something
- * sent after @seq) says the path lives. Returns true when the EV just became
- * suspect, so the caller should let mrc_path_set_tick() probe it soon.
+ * The alarm starts (MRC_EV_VET_PER_TICK): EVs proven by a send at or after
+ * @sent_ns, the lost one's, are vetted already. Once per alarm: a loss
+ * during it is of the same failure or, if of another, costs what losses
+ * did before the alarm (one per EV of the dead path still vetted).
  */
-bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq)
+static void mrc_alarm_start(struct mrc_path_set *ps, uint64_t sent_ns)
+{
+	uint32_t ev;
+
+	ps->alarm_ns = sent_ns ? sent_ns : 1U;
+	ps->alarm_bad = 0;
+	memset(ps->vetted, 0, sizeof(ps->vetted));
+	for (ev = 0; ev < ps->nr_ev; ev++)
+		if (ps->ev[ev].proven_ns >= ps->alarm_ns)
+			mrc_ev_vet(ps, ev);
+}
+
+/* GOOD @ev becomes suspect: no data until a probe or a later send's ACK clears it. */
+static void mrc_ev_make_suspect(struct mrc_path_set *ps, uint32_t ev)
+{
+	struct mrc_ev_health *h = &ps->ev[ev];
+
+	h->flags |= MRC_EV_F_SUSPECT;
+	h->flags &= (uint8_t)~(MRC_EV_F_PROBING | MRC_EV_F_VETTING);
+	h->suspect_seq = h->tx_seq - 1U;	/* nothing sent so far proves anything */
+	h->probes_missed = 0;
+	ps->nr_suspect++;
+	mrc_ev_update_usable(ps, ev);
+}
+
+/*
+ * Transmission @seq on @ev, sent at @sent_ns, was found lost. A GOOD EV
+ * becomes suspect: it carries no more data until a probe (or an
+ * acknowledgement of something sent after @seq) says the path lives, and
+ * the set is alarmed from @sent_ns on (MRC_EV_VET_PER_TICK). Returns true
+ * when the EV just became suspect, so the caller should let
+ * mrc_path_set_tick() probe it soon.
+ */
+bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 
@@ -406,12 +502,9 @@ bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq)
 	/* acknowledged after the lost one already: the path delivers */
 	if (h->acked_seq && (int32_t)(h->acked_seq - (seq + 1U)) > 0)
 		return false;
-	h->flags |= MRC_EV_F_SUSPECT;
-	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
-	h->suspect_seq = h->tx_seq - 1U;	/* nothing sent so far proves anything */
-	h->probes_missed = 0;
-	ps->nr_suspect++;
-	mrc_ev_update_usable(ps, ev);
+	mrc_ev_make_suspect(ps, ev);
+	if (!ps->alarm_ns)
+		mrc_alarm_start(ps, sent_ns);
 	return true;
 }
 
@@ -453,6 +546,8 @@ static uint32_t mrc_tick_probe(struct mrc_path_set *ps, uint32_t ev, struct mrc_
 
 	t->probes[t->nr_probes].ev = ev;
 	t->probes[t->nr_probes].probe_id = id;
+	t->probes[t->nr_probes].reply_ev =
+		ps->ev[ps->returned_ev].returned_ns ? ps->returned_ev : ps->nr_ev;
 	t->nr_probes++;
 	*ord = ++ps->probe_ord;
 	return id;
@@ -513,7 +608,8 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	bool suspect = h->flags & MRC_EV_F_SUSPECT;
 	bool searching, due;
 
-	if (h->state == MRC_EV_DENIED || (h->state == MRC_EV_GOOD && !suspect))
+	if (h->state == MRC_EV_DENIED ||
+	    (h->state == MRC_EV_GOOD && !suspect && !(h->flags & MRC_EV_F_VETTING)))
 		return true;
 	/* ASSUMED_BAD, no answer yet: probes pile up, none is judged */
 	searching = h->state == MRC_EV_ASSUMED_BAD && !h->probes_ok;
@@ -521,7 +617,12 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	if ((h->flags & MRC_EV_F_PROBING) && !searching &&
 	    mrc_probe_missed(ps, h->probe_ord, h->probe_ns, now_ns)) {
 		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
-		if (suspect && ++h->probes_missed >= MRC_EV_SUSPECT_PROBES) {
+		if (h->flags & MRC_EV_F_VETTING) {
+			/* a vetting probe missed: suspect, its first probe missed */
+			mrc_ev_make_suspect(ps, ev);
+			h->probes_missed = 1;
+			suspect = true;
+		} else if (suspect && ++h->probes_missed >= MRC_EV_SUSPECT_PROBES) {
 			if (ps->nr_good > ps->min_active) {
 				mrc_ev_set_state(ps, ev, MRC_EV_ASSUMED_BAD, MRC_EV_CAUSE_LOSS,
 						 now_ns, &t->changes[t->nr_changes++]);
@@ -585,12 +686,55 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 }
 
 /*
+ * During the alarm: vets the usable EVs not vetted yet with a probe each,
+ * as many as @t has room for, from where the last tick stopped; ends the
+ * alarm when every usable EV is vetted and none is suspect, or when the
+ * suspects are cleared and none went ASSUMED_BAD (MRC_EV_VET_PER_TICK).
+ */
+static void mrc_tick_vet(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *t)
+{
+	uint32_t i, ev, unvetted = 0, vets = 0, resume = ps->nr_ev;
+	struct mrc_ev_health *h;
+
+	if (!ps->alarm_ns)
+		return;
+	if (!ps->nr_suspect && !ps->alarm_bad) {
+		ps->alarm_ns = 0;
+		return;
+	}
+	for (i = 0; i < ps->nr_ev; i++) {
+		ev = (ps->vet_next + i) % ps->nr_ev;
+		h = &ps->ev[ev];
+		if (!mrc_path_set_usable(ps, ev) || mrc_ev_is_vetted(ps, ev))
+			continue;
+		unvetted++;
+		if (h->flags & MRC_EV_F_PROBING)
+			continue;
+		if (t->nr_probes == t->max_probes || vets == MRC_EV_VET_PER_TICK) {
+			if (resume == ps->nr_ev)
+				resume = ev;
+			continue;
+		}
+		vets++;
+		h->probe_ns = now_ns;
+		h->probes++;
+		h->flags |= MRC_EV_F_VETTING;
+		mrc_ev_probe_out(h, mrc_tick_probe(ps, ev, t, &h->probe_ord));
+		ps->newest_probe_ord = h->probe_ord;
+	}
+	if (resume != ps->nr_ev)
+		ps->vet_next = resume;
+	if (!unvetted && !ps->nr_suspect)
+		ps->alarm_ns = 0;
+}
+
+/*
  * Probe bookkeeping, to run every few milliseconds while
  * mrc_path_set_needs_tick(): judges the probes out (see
  * MRC_EV_PROBE_GRACE_NS), marks suspect EVs whose probes went unanswered
- * ASSUMED_BAD, and lists the probes to send now. Stops early when @t's
- * arrays are full; the next tick goes on from there, or from the first EV
- * it found over the probe budget (MRC_EV_PROBE_BUDGET).
+ * ASSUMED_BAD, vets EVs during an alarm, and lists the probes to send now.
+ * Stops early when @t's arrays are full; the next tick goes on from there,
+ * or from the first EV it found over the probe budget (MRC_EV_PROBE_BUDGET).
  */
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *t)
 {
@@ -614,6 +758,7 @@ void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path
 	}
 	if (resume != ps->nr_ev)
 		ps->tick_next = resume;
+	mrc_tick_vet(ps, now_ns, t);
 	t->max_probes++;
 	if (mrc_path_set_needs_tick(ps))
 		mrc_tick_control(ps, now_ns, t);
@@ -684,6 +829,15 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 	if (probe_id == h->probe_id) {
 		h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
 		mrc_probe_reference(ps, h->probe_ord, h->probe_ns, now_ns);
+	}
+	if (h->flags & MRC_EV_F_VETTING) {
+		/* it crossed, both ways: the EV is vetted */
+		h->flags &= (uint8_t)~MRC_EV_F_VETTING;
+		if (h->probe_ns > h->proven_ns)
+			h->proven_ns = h->probe_ns;
+		if (ps->alarm_ns)
+			mrc_ev_vet(ps, ev);
+		return false;
 	}
 	if (h->flags & MRC_EV_F_SUSPECT) {
 		mrc_ev_clear_suspect(ps, ev);

@@ -18,10 +18,12 @@
  *   ASSUMED_BAD --MRC_EV_PROBES_GOOD probes answered in a row--> GOOD
  *   any --controller--> DENIED --controller--> GOOD
  *
- * A suspect EV carries no data while its probe is out, so a dead path costs
- * one loss per EV and a probe timeout, and a merely unlucky one costs a
- * probe round trip, not an ASSUMED_BAD state and an event.  ev_min_active is
- * honoured: the set never marks an EV bad if that would leave fewer GOOD.
+ * A suspect EV carries no data while its probe is out, and the first
+ * suspicion alarms the set (MRC_EV_VET_PER_TICK): new data keeps to EVs
+ * proven since, so a dead path costs what was in flight on it and a probe
+ * timeout, and a merely unlucky one costs a probe round trip, not an
+ * ASSUMED_BAD state and an event.  ev_min_active is honoured: the set
+ * never marks an EV bad if that would leave fewer GOOD.
  *
  * The caller owns the storage and the locking, supplies the time, sends the
  * probes mrc_path_set_tick() asks for and reports the changes it returns;
@@ -89,6 +91,20 @@ enum mrc_spray_policy {
  * ACKs all die resends what arrived long ago.
  */
 #define MRC_PICK_PROVEN_SCAN	64U
+/*
+ * The alarm (after the REPS idea of reusing the entropies that came back,
+ * frozen on a failure): from the first suspicion on, new data leaves only
+ * on EVs *vetted* since -- proven by a send after the lost one -- in turn,
+ * so the EVs of a dead path that have not lost a packet yet get no more
+ * either: a path stops receiving new data within a round trip of the first
+ * evidence, not after one loss per EV of it. Meanwhile each tick vets up to
+ * MRC_EV_VET_PER_TICK of the usable EVs not vetted yet with a probe
+ * (unanswered: suspect, then ASSUMED_BAD as any suspect). The alarm ends
+ * when every usable EV is vetted and none is suspect, or at once when the
+ * suspects are cleared and none went ASSUMED_BAD (a packet lost by chance,
+ * not a path). The spray's policy (weights, rests) waits for its end.
+ */
+#define MRC_EV_VET_PER_TICK	8U
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
 #define MRC_EV_SUSPECT_PROBES	2U	/* unanswered probes of a suspect EV: ASSUMED_BAD */
 #define MRC_EV_PROBES_GOOD	3U	/* probes answered in a row: GOOD again */
@@ -155,6 +171,7 @@ enum mrc_spray_policy {
 /* mrc_ev_health.flags */
 #define MRC_EV_F_SUSPECT	0x1U	/* GOOD, but a loss waits for its probe's verdict */
 #define MRC_EV_F_PROBING	0x2U	/* @probe_id and @probe_older are out */
+#define MRC_EV_F_VETTING	0x4U	/* GOOD, not suspect: its probe out vets it (alarm) */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
@@ -217,6 +234,12 @@ struct mrc_path_set {
 	uint32_t rtt_floor_ns;		/* the lowest recent data round trip */
 	uint32_t returned_ev;		/* the EV the latest ACK came back on */
 
+	/* the alarm (MRC_EV_VET_PER_TICK); alarm_ns 0: none */
+	uint64_t alarm_ns;		/* EVs proven by a send since are vetted */
+	uint32_t alarm_bad;		/* EVs gone ASSUMED_BAD during it */
+	uint32_t vet_next;		/* where the next tick's vetting starts */
+	uint64_t vetted[MRC_PATH_SET_WORDS(MRC_PROFILE_EV_MAX)];	/* bit i: EV i vetted */
+
 	/* the reference for judging probes: the answered probe sent last */
 	uint64_t ref_ord;
 	uint64_t ref_answered_ns;
@@ -239,10 +262,17 @@ struct mrc_ev_change {
 	uint8_t reason;
 };
 
-/* A probe the caller is to send now: on EV @ev, carrying @probe_id. */
+/*
+ * A probe the caller is to send now: on EV @ev, carrying @probe_id, its
+ * first answer asked back on the way of EV @reply_ev -- the one the latest
+ * ACK came back on; nr_ev when none came yet. A reply the peer sends on a
+ * way of its own may be lost on a fabric with paths down, and a forward
+ * path that works would be condemned for it.
+ */
 struct mrc_ev_probe {
 	uint32_t ev;
 	uint32_t probe_id;
+	uint32_t reply_ev;
 };
 
 /* What one mrc_path_set_tick() asks for. */
@@ -272,17 +302,17 @@ void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 
-bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
+bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
 bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t probe_id,
 				 uint64_t now_ns, struct mrc_ev_change *change);
 int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t now_ns,
 		      struct mrc_ev_change *change);
 
-/* Whether the set has EVs whose probes mrc_path_set_tick() looks after. */
+/* Whether the set has EVs whose probes mrc_path_set_tick() looks after, or vets. */
 static inline bool mrc_path_set_needs_tick(const struct mrc_path_set *ps)
 {
-	return ps->nr_suspect || ps->nr_bad;
+	return ps->nr_suspect || ps->nr_bad || ps->alarm_ns;
 }
 
 /* Whether @ev carries data now (GOOD and not suspect). */
