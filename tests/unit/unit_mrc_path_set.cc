@@ -174,6 +174,19 @@ TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
     EXPECT_EQ(1U, cur.next); // the spray's walk untouched
 }
 
+// During an alarm a packet that asks for an ACK takes only vetted EVs too: one that round
+// trips by what came back before the loss may be of the path that failed.
+TEST_F(PathSetProven, PickProvenKeepsToVettedEvsDuringAnAlarm) {
+    mrc_path_set_acked(ps.get(), 7, 0, 1000); // delivered before the lost packet left
+    mrc_path_set_returned(ps.get(), 7, 3500);
+    mrc_path_set_acked(ps.get(), 20, 0, 3000); // delivered, sent after it
+    ASSERT_TRUE(ps.lose(200, 2000));
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 500, true, &ev));
+    EXPECT_EQ(20U, ev);
+    ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, 20, 500, true, &ev));
+    EXPECT_EQ(20U, ev) << "avoided, but the only vetted one";
+}
+
 TEST(PathSet, InitRejectsBadArguments) {
     std::array<mrc_ev_health, 8> ev{};
     std::array<uint64_t, 1> good{};

@@ -266,7 +266,8 @@ static bool mrc_ev_round_trips(const struct mrc_path_set *ps, uint32_t ev, uint3
 	const struct mrc_ev_health *h = &ps->ev[ev];
 
 	return ev != avoid && h->returned_ns && h->returned_ns >= since_ns && h->proven_ns &&
-	       h->proven_ns >= since_ns && mrc_path_set_usable(ps, ev);
+	       h->proven_ns >= since_ns && mrc_path_set_usable(ps, ev) &&
+	       (!ps->alarm_ns || mrc_ev_is_vetted(ps, ev));
 }
 
 /*
@@ -296,7 +297,7 @@ int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor
 		if (mrc_ev_round_trips(ps, e, avoid, since_ns))
 			goto take;
 		if (proven == ps->nr_ev && e != avoid && ps->ev[e].proven_ns &&
-		    ps->ev[e].proven_ns >= since_ns)
+		    ps->ev[e].proven_ns >= since_ns && (!ps->alarm_ns || mrc_ev_is_vetted(ps, e)))
 			proven = e;
 		e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, e + 1U));
 	}
@@ -455,9 +456,7 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 
 /*
  * The alarm starts (MRC_EV_VET_PER_TICK): EVs proven by a send at or after
- * @sent_ns, the lost one's, are vetted already. Once per alarm: a loss
- * during it is of the same failure or, if of another, costs what losses
- * did before the alarm (one per EV of the dead path still vetted).
+ * @sent_ns, the lost one's, are vetted already.
  */
 static void mrc_alarm_start(struct mrc_path_set *ps, uint64_t sent_ns)
 {
