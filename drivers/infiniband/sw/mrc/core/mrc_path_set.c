@@ -89,20 +89,31 @@ void mrc_path_set_seed_probe_ids(struct mrc_path_set *ps, uint64_t secret)
 	ps->probe_rng = secret;
 }
 
-/* The first usable EV at or after @from, wrapping; there is one (nr_usable > 0). */
-static uint32_t mrc_ev_find_good(const struct mrc_path_set *ps, uint32_t from)
+/*
+ * The first usable EV at or after @from, wrapping, that is also set in
+ * bitmap @also if given; nr_ev when there is none.
+ */
+static uint32_t mrc_ev_find_in(const struct mrc_path_set *ps, uint32_t from, const uint64_t *also)
 {
 	uint32_t nwords = MRC_PATH_SET_WORDS(ps->nr_ev);
 	uint32_t w = from / 64U, i;
-	uint64_t bits = ps->usable[w] & (~0ULL << (from % 64U));
+	uint64_t bits = ps->usable[w] & (also ? also[w] : ~0ULL) & (~0ULL << (from % 64U));
 
 	for (i = 0; i <= nwords; i++) {
 		if (bits)
 			return w * 64U + mrc_ctz64(bits);
 		w = w + 1U == nwords ? 0 : w + 1U;
-		bits = ps->usable[w];
+		bits = ps->usable[w] & (also ? also[w] : ~0ULL);
 	}
-	return 0;	/* not reached while nr_usable > 0 */
+	return ps->nr_ev;
+}
+
+/* The first usable EV at or after @from, wrapping; there is one (nr_usable > 0). */
+static uint32_t mrc_ev_find_good(const struct mrc_path_set *ps, uint32_t from)
+{
+	uint32_t e = mrc_ev_find_in(ps, from, NULL);
+
+	return e < ps->nr_ev ? e : 0;	/* 0 not reached while nr_usable > 0 */
 }
 
 /* A cursor may start anywhere (e.g. at the QPN, so QPs do not walk in step). */
@@ -208,26 +219,17 @@ static void mrc_ev_vet(struct mrc_path_set *ps, uint32_t ev)
 static bool mrc_ev_find_vetted(const struct mrc_path_set *ps, uint32_t from, uint32_t avoid,
 			       uint32_t *ev)
 {
-	uint32_t nwords = MRC_PATH_SET_WORDS(ps->nr_ev);
-	uint32_t w = from / 64U, i, found = ps->nr_ev;
-	uint64_t bits = ps->usable[w] & ps->vetted[w] & (~0ULL << (from % 64U));
+	uint32_t e = mrc_ev_find_in(ps, from, ps->vetted), next;
 
-	for (i = 0; i <= nwords; i++) {
-		while (bits) {
-			uint32_t e = w * 64U + mrc_ctz64(bits);
-
-			if (e != avoid) {
-				*ev = e;
-				return true;
-			}
-			found = e;
-			bits &= bits - 1U;
-		}
-		w = w + 1U == nwords ? 0 : w + 1U;
-		bits = ps->usable[w] & ps->vetted[w];
+	if (e == ps->nr_ev)
+		return false;
+	if (e == avoid) {
+		next = mrc_ev_find_in(ps, mrc_ev_wrap(ps, e + 1U), ps->vetted);
+		if (next != avoid)
+			e = next;
 	}
-	*ev = found;
-	return found != ps->nr_ev;
+	*ev = e;
+	return true;
 }
 
 /*
@@ -568,6 +570,22 @@ static void mrc_ev_probe_out(struct mrc_ev_health *h, uint32_t id)
 	h->flags |= MRC_EV_F_PROBING;
 }
 
+/*
+ * A probe on @ev goes out now; @judged: its miss will be judged, so it needs
+ * a control probe to be judged by (mrc_tick_control()).
+ */
+static void mrc_ev_probe_now(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
+			     struct mrc_path_tick *t, bool judged)
+{
+	struct mrc_ev_health *h = &ps->ev[ev];
+
+	h->probe_ns = now_ns;
+	h->probes++;
+	mrc_ev_probe_out(h, mrc_tick_probe(ps, ev, t, &h->probe_ord));
+	if (judged)
+		ps->newest_probe_ord = h->probe_ord;
+}
+
 /* Whether probe @ord, sent at @sent_ns, is lost (see MRC_EV_PROBE_GRACE_NS). */
 static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t ord, uint64_t sent_ns,
 			     uint64_t now_ns)
@@ -647,14 +665,8 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 			return false;
 		due = true;
 	}
-	if (!due)
-		return true;
-	h->probe_ns = now_ns;
-	h->probes++;
-	mrc_ev_probe_out(h, mrc_tick_probe(ps, ev, t, &h->probe_ord));
-	/* what is not judged needs no control probe to be judged by */
-	if (!searching)
-		ps->newest_probe_ord = h->probe_ord;
+	if (due)
+		mrc_ev_probe_now(ps, ev, now_ns, t, !searching);
 	return true;
 }
 
@@ -715,11 +727,8 @@ static void mrc_tick_vet(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_pa
 			continue;
 		}
 		vets++;
-		h->probe_ns = now_ns;
-		h->probes++;
 		h->flags |= MRC_EV_F_VETTING;
-		mrc_ev_probe_out(h, mrc_tick_probe(ps, ev, t, &h->probe_ord));
-		ps->newest_probe_ord = h->probe_ord;
+		mrc_ev_probe_now(ps, ev, now_ns, t, true);
 	}
 	if (resume != ps->nr_ev)
 		ps->vet_next = resume;
