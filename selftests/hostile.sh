@@ -215,6 +215,33 @@ probe_replies_bounded() {
 	kill $CLIENT $SERVER_PID 2>/dev/null || true
 }
 
+# UDP packets from source port 40000 that reached B (a tc filter's count on its veth).
+from_port_40000() {
+	nb tc -s filter show dev mstb0 ingress | awk '/Sent/ { n += $4 } END { print n + 0 }'
+}
+
+# A probe asks for the UDP source port of its first reply (reply_ev, from the wire): a port
+# is honoured, a value that is none (beyond 65535) leaves the choice to the responder, and
+# neither disturbs the device.
+probe_reply_port_asked() {
+	two_hosts
+	live_transfer 5
+	local answered
+	nb tc qdisc add dev mstb0 clsact
+	nb tc filter add dev mstb0 ingress protocol ip u32 match ip protocol 17 0xff \
+		match ip sport 40000 0xffff action ok
+	answered=$(counter mrcsta probes_answered) || answered=0
+	inject $A4 "$(probe_packet 11 0 40000)"
+	wait_until 5 counter_ge mrcsta probes_answered $((answered + 1))
+	wait_until 5 test "$(from_port_40000)" -ge 1
+	inject $A4 "$(probe_packet 12 0 4294967295)"
+	inject $A4 "$(probe_packet 13 16 65536)"
+	wait_until 5 counter_ge mrcsta probes_answered $((answered + 3))
+	sleep 0.5
+	assert_eq "$(from_port_40000)" 1 "replies from port 40000"
+	live_transfer_passed
+}
+
 # F5: devices come and go in a namespace while packets for its other device pour in.
 device_removal_under_probe_flood() {
 	two_hosts
@@ -246,4 +273,5 @@ ktap_run \
 	rsn_out_of_order_refused \
 	probe_from_stranger_refused \
 	probe_replies_bounded \
+	probe_reply_port_asked \
 	device_removal_under_probe_flood

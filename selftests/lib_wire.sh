@@ -49,7 +49,8 @@ read_req_packet() { # QPN PSN VA RKEY LEN
 	echo "\x10\x10\x0a\x80$(be32 "$1")$(be32 "$2")$(zeros 4)$(zeros 4)$(be32 "$5")$(be32 $(($3 >> 32)))$(be32 "$3")$(be32 "$4")$(be32 "$5")"
 }
 
-# A PROBE (base + PROBE = 9 words) with ID; FLAGS 0x10 asks for copies of the reply.
-probe_packet() { # ID FLAGS
-	echo "\x10\x30\x09$(printf '\\x%02x' "$2")$(zeros 8)$(be32 "$1")$(zeros 20)"
+# A PROBE (base + PROBE = 9 words) with ID; FLAGS 0x10 asks for copies of the reply; REPLY
+# (reply_ev) the UDP source port asked for the first reply, 0 (the default) for none.
+probe_packet() { # ID FLAGS [REPLY]
+	echo "\x10\x30\x09$(printf '\\x%02x' "$2")$(zeros 8)$(be32 "$1")$(zeros 4)$(be32 "${3:-0}")$(zeros 12)"
 }
