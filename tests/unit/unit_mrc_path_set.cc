@@ -497,6 +497,26 @@ TEST(PathSet, AnAlarmVetsTheRestWithProbesAndEndsWhenNothingIsLeftToJudge) {
     EXPECT_EQ(ps->alarm_ns, 0U);
 }
 
+// The last suspect going ASSUMED_BAD is no false alarm: EVs not vetted yet still get no data.
+TEST(PathSet, TheLastSuspectGoingBadKeepsTheAlarm) {
+    PathSet ps(64);
+    uint64_t now = 10'000;
+
+    for (uint32_t e = 0; e < 4; e++)
+        mrc_path_set_acked(ps.get(), e, mrc_path_set_sent(ps.get(), e), 2000);
+    ASSERT_TRUE(ps.lose(63, 1500));
+    for (; ps->ev[63].state != MRC_EV_ASSUMED_BAD && now < 8 * MRC_EV_PROBE_TIMEOUT_NS;
+         now += MRC_EV_PROBE_TIMEOUT_NS)
+        ps.answer(ps.tick(now), now + 1000, 63); // vetting answered, the suspect's not
+    ASSERT_EQ(ps->ev[63].state, MRC_EV_ASSUMED_BAD);
+    EXPECT_EQ(ps->nr_suspect, 0U);
+    EXPECT_NE(ps->alarm_ns, 0U) << "EVs not vetted yet are left";
+    for (int i = 0; i < 64; i++) {
+        const int64_t ev = ps.pick();
+        EXPECT_TRUE(ev < 4 || ps->ev[ev].probes_answered) << ev << " not vetted";
+    }
+}
+
 // A vetting probe that goes unanswered makes its EV suspect, its first probe missed: one more
 // miss and it is ASSUMED_BAD.
 TEST(PathSet, AnUnansweredVettingProbeMakesItsEvSuspect) {

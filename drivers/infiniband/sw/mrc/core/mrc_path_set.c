@@ -435,6 +435,9 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 
+	/* before the suspicion goes: the last suspect going bad is no false alarm */
+	if (to == MRC_EV_ASSUMED_BAD && ps->alarm_ns)
+		ps->alarm_bad++;
 	if (h->flags & MRC_EV_F_SUSPECT)
 		mrc_ev_clear_suspect(ps, ev);
 	change->ev = ev;
@@ -445,8 +448,6 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 	ps->nr_bad -= h->state == MRC_EV_ASSUMED_BAD;
 	ps->nr_good += to == MRC_EV_GOOD;
 	ps->nr_bad += to == MRC_EV_ASSUMED_BAD;
-	if (to == MRC_EV_ASSUMED_BAD && ps->alarm_ns)
-		ps->alarm_bad++;
 	h->state = to;
 	h->reason = reason;
 	h->changed_ns = now_ns;
@@ -699,8 +700,8 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 /*
  * During the alarm: vets the usable EVs not vetted yet with a probe each,
  * as many as @t has room for, from where the last tick stopped; ends the
- * alarm when every usable EV is vetted and none is suspect, or when the
- * suspects are cleared and none went ASSUMED_BAD (MRC_EV_VET_PER_TICK).
+ * alarm when every usable EV is vetted and none is suspect (a false alarm
+ * ends where the last suspicion is cleared, mrc_ev_clear_suspect()).
  */
 static void mrc_tick_vet(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *t)
 {
@@ -709,10 +710,6 @@ static void mrc_tick_vet(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_pa
 
 	if (!ps->alarm_ns)
 		return;
-	if (!ps->nr_suspect && !ps->alarm_bad) {
-		ps->alarm_ns = 0;
-		return;
-	}
 	for (i = 0; i < ps->nr_ev; i++) {
 		ev = (ps->vet_next + i) % ps->nr_ev;
 		h = &ps->ev[ev];
