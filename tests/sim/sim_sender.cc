@@ -24,8 +24,7 @@ Sender::Sender(EventLoop &loop, Fabric &fabric, uint32_t host, uint32_t peer, ui
       hooks_(std::move(hooks)), txw_map_(MRC_WINDOW_WORDS(cfg.window)), rec_(cfg.window),
       copies_(cfg.window), ev_(cfg.nr_ev), usable_(MRC_PATH_SET_WORDS(cfg.nr_ev)) {
     const mrc_cc_params ccp = {MRC_CC_INIT_CWND, MRC_CC_MIN_CWND, cfg.window, cfg.target_delay_ns};
-    const mrc_loss_params lp = {static_cast<uint32_t>(kRtoNs), MRC_LOSS_MIN_REO_NS,
-                                MRC_LOSS_MIN_REO_NS};
+    const mrc_loss_params lp = {static_cast<uint32_t>(kRtoNs), kHostReoFloorNs, kHostReoFloorNs};
 
     if (mrc_tx_window_init(&txw_, cfg.window, txw_map_.data(),
                            static_cast<uint32_t>(txw_map_.size()), 0) ||

@@ -29,6 +29,11 @@ extern "C" {
 namespace mrc::sim {
 
 constexpr uint64_t kProbeTickNs = 4'000'000;
+// The reordering window's floor of a simulated host (mrc_loss_params.min_reo_ns): what its
+// transmit and receive pipelines reorder, a NIC's microsecond or two. The module's floor,
+// MRC_LOSS_MIN_REO_NS, is a kernel's scheduling noise (softirqs on two CPUs, a VM's vCPUs):
+// with it, a 10 us fabric would wait five round trips before any loss could be seen.
+constexpr uint32_t kHostReoFloorNs = 2'000;
 constexpr uint32_t kMessagePkts = 64;
 // The module's retransmit timeout with the default local ACK timeout (14): 4.096 us << 14.
 constexpr uint64_t kRtoNs = 4096ULL << 14U;
