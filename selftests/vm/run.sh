@@ -145,7 +145,12 @@ if [ "$mode" = tests ]; then
 	want=${plan#1..}
 	got=$(grep -cE '^ok [0-9]+ ' "$log" || true)
 	bad=$(grep -cE '^not ok [0-9]+ ' "$log" || true)
-	[ "$bad" -eq 0 ] || complain "$bad test program(s) failed"
+	if [ "$bad" -ne 0 ]; then
+		# CI keeps only the log's tail: repeat which subtests failed and why
+		echo "run.sh: the failed subtests and their messages:" >&2
+		grep -E '^(# )*not ok [0-9]+ |FAIL: ' "$log" | grep -v '^run.sh' | tail -n 40 >&2 || true
+		complain "$bad test program(s) failed"
+	fi
 	[ -z "$plan" ] || [ "$got" -eq "$want" ] || complain "$got of $want test programs passed"
 fi
 
