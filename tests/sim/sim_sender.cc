@@ -113,8 +113,8 @@ void Sender::fast_retransmit() {
         if (++scanned > MRC_LOSS_SCAN)
             break;
         const mrc_tx_rec &r = rec(psn);
-        const mrc_loss_verdict v =
-                mrc_tx_rec_judge(&r, &loss_, psn, mrc_path_set_usable(&ps_, r.ev), now, &deadline);
+        const mrc_loss_verdict v = mrc_tx_rec_judge(
+                &r, &loss_, psn, mrc_path_set_standing(&ps_, r.ev), now, &deadline);
 
         if (v == MRC_LOSS_WAIT && (!next || deadline < next))
             next = deadline;
@@ -181,8 +181,13 @@ void Sender::xmit(uint32_t psn, bool retx) {
 void Sender::resend_lost(uint32_t psn) {
     const mrc_tx_rec &r = rec(psn);
 
-    if (r.account && mrc_path_set_lost(&ps_, r.ev, r.seq, r.sent_ns))
+    if (r.account && mrc_path_set_lost(&ps_, r.ev, r.seq, r.sent_ns)) {
+        mrc_ev_probe probe{};
+
+        if (mrc_path_set_probe_suspect(&ps_, r.ev, loop_.now(), &probe))
+            send_probe(probe);
         kick_probes();
+    }
     mrc_cc_on_loss(&cc_, loop_.now(), !mrc_path_set_usable(&ps_, r.ev));
     xmit(psn, true);
 }
@@ -326,6 +331,21 @@ void Sender::kick_probes() {
     });
 }
 
+// mrc_path_send_probe
+void Sender::send_probe(const mrc_ev_probe &p) {
+    Packet probe;
+
+    probe.kind = Kind::Probe;
+    probe.flow = flow_;
+    probe.ev = p.ev;
+    probe.probe_id = p.probe_id;
+    probe.has_reply_ev = p.reply_ev < cfg_.nr_ev;
+    probe.reply_ev = p.reply_ev;
+    probe.bytes = kCtrlBytes;
+    stats_.probes++;
+    fabric_.send(host_, peer_, probe, true);
+}
+
 // mrc_path_probe_timer
 void Sender::tick() {
     std::array<mrc_ev_probe, kTickBatch> probes{};
@@ -335,19 +355,8 @@ void Sender::tick() {
 
     tick_at_ = 0;
     mrc_path_set_tick(&ps_, now, &t);
-    for (uint32_t i = 0; i < t.nr_probes; i++) {
-        Packet probe;
-
-        probe.kind = Kind::Probe;
-        probe.flow = flow_;
-        probe.ev = probes[i].ev;
-        probe.probe_id = probes[i].probe_id;
-        probe.has_reply_ev = probes[i].reply_ev < cfg_.nr_ev;
-        probe.reply_ev = probes[i].reply_ev;
-        probe.bytes = kCtrlBytes;
-        stats_.probes++;
-        fabric_.send(host_, peer_, probe, true);
-    }
+    for (uint32_t i = 0; i < t.nr_probes; i++)
+        send_probe(probes[i]);
     for (uint32_t i = 0; i < t.nr_changes; i++)
         if (hooks_.changed)
             hooks_.changed(now, changes[i]);

@@ -7,7 +7,8 @@
 //
 // What the kernel glue adds and this leaves out: the pass budget (MRC_REQ_BUDGET packets,
 // then a re-kick), WQEs (the data is one endless stream of 64-packet messages), READs and
-// atomics, RNR. The probe tick runs every kProbeTickNs, the kernel's 2 ms timer at HZ=250.
+// atomics, RNR. The probe tick runs every kProbeTickNs: the kernel asks for 2 ms, which HZ=250
+// rounds up to one 4 ms jiffy. A suspect's first probe leaves when its loss is found, as there.
 #pragma once
 
 #include "sim_fabric.h"
@@ -99,6 +100,7 @@ private:
     void arm_loss_timer(uint64_t deadline);
     void tail_probe();
     void kick_probes();
+    void send_probe(const mrc_ev_probe &p);
     void tick();
     [[nodiscard]] uint32_t in_flight() const;
     mrc_tx_rec &rec(uint32_t psn) { return rec_[psn & (cfg_.window - 1)]; }

@@ -585,6 +585,45 @@ TEST(PathSet, SuspectIsProbedAtOnceWithAControlAndAnAnswerClearsIt) {
     EXPECT_TRUE(ps.changes().empty()) << "no state change, no event";
 }
 
+// A new suspect's first probe goes out when the loss is found, not at the next tick (which is
+// milliseconds away): an answer a round trip later clears an EV whose packet was only late. Its
+// copies in flight stand on trial until a probe of it is missed, then they fell.
+TEST(PathSet, ASuspectIsProbedWhenItsLossIsFoundAndStandsOnTrialUntilAMiss) {
+    PathSet ps(4);
+    mrc_ev_probe probe{};
+
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_STANDS);
+    EXPECT_FALSE(mrc_path_set_probe_suspect(ps.get(), 2, 100, &probe)) << "not suspect";
+    ASSERT_TRUE(ps.lose(2));
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_ON_TRIAL);
+    ASSERT_TRUE(mrc_path_set_probe_suspect(ps.get(), 2, 100, &probe));
+    EXPECT_EQ(probe.ev, 2U);
+    EXPECT_NE(probe.probe_id, 0U);
+    EXPECT_EQ(ps->ev[2].probe_ns, 100U);
+    EXPECT_EQ(ps->ev[2].probes, 1U);
+    mrc_ev_probe again{};
+    EXPECT_FALSE(mrc_path_set_probe_suspect(ps.get(), 2, 101, &again)) << "one probe out";
+    EXPECT_FALSE(mrc_path_set_probe_suspect(ps.get(), 9, 101, &again)) << "no such EV";
+    // the tick sends no second probe for it, only the control that will judge it
+    const auto probes = ps.tick(200);
+    EXPECT_EQ(PathSet::probe_on(probes, 2), 0U);
+    ASSERT_EQ(probes.size(), 1U);
+    ps.answer(probes, 300, 2);
+    ps.tick(300 + MRC_EV_PROBE_GRACE_NS);
+    EXPECT_EQ(ps->ev[2].probes_missed, 1U);
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_FELL);
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 9), MRC_EV_STANDS) << "outside the set";
+
+    // another suspect whose answer comes back a round trip later carries data again
+    ASSERT_TRUE(ps.lose(1));
+    ASSERT_TRUE(mrc_path_set_probe_suspect(ps.get(), 1, 5000, &probe));
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 1, probe.probe_id, 5010, &change));
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 1), MRC_EV_STANDS);
+    EXPECT_TRUE(ps.changes().empty());
+}
+
 TEST(PathSet, AProbeIsMissedOnceALaterOneWasAnsweredAndAGracePassed) {
     PathSet ps(4);
     ASSERT_TRUE(ps.lose(1));

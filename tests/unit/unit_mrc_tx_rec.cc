@@ -43,13 +43,38 @@ TEST_F(TxRec, SentRecordsTheCopy) {
     EXPECT_EQ(1, rec.resent);
 }
 
-// A copy on an EV that stopped carrying data is lost at once, before any evidence of time.
-TEST_F(TxRec, UnusableEvIsLostAtOnce) {
+// A copy on an EV that fell (no longer carries data) is lost at once, before any evidence of
+// time.
+TEST_F(TxRec, FallenEvIsLostAtOnce) {
     mrc_tx_rec rec{};
 
     mrc_tx_rec_sent(&rec, 0, 1, 0, true, false, 0);
-    EXPECT_EQ(MRC_LOSS_NO_EVIDENCE, mrc_tx_rec_judge(&rec, &loss, 10, true, 1 * kUs, &deadline));
-    EXPECT_EQ(MRC_LOSS_LOST, mrc_tx_rec_judge(&rec, &loss, 10, false, 1 * kUs, &deadline));
+    EXPECT_EQ(MRC_LOSS_NO_EVIDENCE,
+              mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_STANDS, 1 * kUs, &deadline));
+    EXPECT_EQ(MRC_LOSS_NO_EVIDENCE,
+              mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_ON_TRIAL, 1 * kUs, &deadline));
+    EXPECT_EQ(MRC_LOSS_LOST, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_FELL, 1 * kUs, &deadline));
+}
+
+// While its EV is on trial, a copy overtaken by a later one waits three quarters of the
+// reordering window, not all of it: sooner than on an EV that stands, later than on one that
+// fell.
+TEST_F(TxRec, OnTrialEvWaitsPartOfTheWindow) {
+    mrc_tx_rec rec{};
+    uint64_t stands = 0;
+    uint64_t trial = 0;
+
+    mrc_tx_rec_sent(&rec, 0, 1, 0, true, false, 0);
+    mrc_loss_on_acked(&loss, 11, 1 * kUs, 21 * kUs, false); // a later packet arrived
+    ASSERT_EQ(MRC_LOSS_WAIT, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_STANDS, 21 * kUs, &stands));
+    ASSERT_EQ(MRC_LOSS_WAIT, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_ON_TRIAL, 21 * kUs, &trial));
+    const uint32_t reo = mrc_loss_reo_wnd(&loss);
+
+    ASSERT_GE(reo, 4U);
+    EXPECT_EQ(stands - trial, reo / 4);
+    EXPECT_EQ(MRC_LOSS_LOST, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_ON_TRIAL, trial, &deadline));
+    EXPECT_EQ(MRC_LOSS_WAIT, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_STANDS, trial, &deadline));
+    EXPECT_EQ(MRC_LOSS_LOST, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_STANDS, stands, &deadline));
 }
 
 // A copy sent while no EV was usable is judged by time like any other: resent at once, it
@@ -58,9 +83,10 @@ TEST_F(TxRec, FallbackCopyIsJudgedByTime) {
     mrc_tx_rec rec{};
 
     mrc_tx_rec_sent(&rec, 0, 1, 0, false, false, 0);
-    EXPECT_EQ(MRC_LOSS_NO_EVIDENCE, mrc_tx_rec_judge(&rec, &loss, 10, false, 1 * kUs, &deadline));
+    EXPECT_EQ(MRC_LOSS_NO_EVIDENCE,
+              mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_FELL, 1 * kUs, &deadline));
     mrc_loss_on_acked(&loss, 11, 1 * kUs, 21 * kUs, false); // a later packet arrived
-    EXPECT_EQ(MRC_LOSS_LOST, mrc_tx_rec_judge(&rec, &loss, 10, false, 200 * kUs, &deadline));
+    EXPECT_EQ(MRC_LOSS_LOST, mrc_tx_rec_judge(&rec, &loss, 10, MRC_EV_FELL, 200 * kUs, &deadline));
 }
 
 TEST_F(TxRec, AckedCountsOnceAndPicksTheNewestSingleCopy) {

@@ -370,6 +370,17 @@ static void mrc_path_kick_probes(struct mrc_path *path)
 		mod_timer(&path->probe_timer, jiffies);
 }
 
+/* Send a probe the core asked for; no lock (a set's EVs and ports are fixed). */
+static void mrc_path_send_probe(struct mrc_path *path, const struct mrc_ev_probe *probe)
+{
+	u32 back = probe->reply_ev;
+	struct mrc_ev_tx tx;
+
+	mrc_path_ev_tx(path, probe->ev, &tx);
+	mrc_probe_send(path->mdev, &path->av, probe->ev, probe->probe_id,
+		       back < path->ps.nr_ev ? path->sport[back] : 0, &tx, true);
+}
+
 /*
  * The probe timer: the core judges the probes out and names the ones to
  * send; we send them and report what changed, outside the lock.
@@ -391,14 +402,8 @@ static void mrc_path_probe_timer(struct timer_list *t)
 		mod_timer(&path->probe_timer, jiffies + MRC_PATH_TICK_JIFFIES);
 	spin_unlock_bh(&path->lock);
 
-	for (i = 0; i < tick.nr_probes; i++) {
-		u32 back = probes[i].reply_ev;
-		struct mrc_ev_tx tx;
-
-		mrc_path_ev_tx(path, probes[i].ev, &tx);
-		mrc_probe_send(path->mdev, &path->av, probes[i].ev, probes[i].probe_id,
-			       back < path->ps.nr_ev ? path->sport[back] : 0, &tx, true);
-	}
+	for (i = 0; i < tick.nr_probes; i++)
+		mrc_path_send_probe(path, &probes[i]);
 	for (i = 0; i < tick.nr_changes; i++)
 		mrc_path_report(path, &changes[i]);
 }
@@ -508,6 +513,21 @@ bool mrc_path_ev_usable(const struct mrc_path *path, u32 ev)
 	return READ_ONCE(path->usable[ev / 64]) & BIT_ULL(ev % 64);
 }
 
+/*
+ * How @ev stands for judging a copy it carried (mrc_tx_rec_judge()). Read
+ * without the lock, like mrc_path_ev_usable().
+ */
+enum mrc_ev_standing mrc_path_ev_standing(const struct mrc_path *path, u32 ev)
+{
+	const struct mrc_ev_health *h;
+
+	if (!path || ev >= path->ps.nr_ev)
+		return MRC_EV_STANDS;
+	h = &path->ps.ev[ev];
+	return mrc_ev_standing_of(READ_ONCE(h->state), READ_ONCE(h->flags),
+				  READ_ONCE(h->probes_missed));
+}
+
 /* Transmission @seq on @ev, sent at @sent_ns, was acknowledged. */
 void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns)
 {
@@ -581,7 +601,8 @@ void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce)
 bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_time,
 		   bool account)
 {
-	bool lost, suspect = false;
+	bool lost, suspect = false, probe_now = false;
+	struct mrc_ev_probe probe;
 
 	if (!path || ev >= path->ps.nr_ev)	/* recorded on a path set since swapped */
 		return by_time;
@@ -589,9 +610,14 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);
 	if (lost && account)
 		suspect = mrc_path_set_lost(&path->ps, ev, seq, sent_ns);
-	if (suspect)
+	if (suspect) {
+		/* its first probe now, not at the tick: see mrc_path_set_probe_suspect() */
+		probe_now = mrc_path_set_probe_suspect(&path->ps, ev, ktime_get_ns(), &probe);
 		mrc_path_kick_probes(path);
+	}
 	spin_unlock_bh(&path->lock);
+	if (probe_now)
+		mrc_path_send_probe(path, &probe);
 	if (suspect)
 		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
 	return lost;

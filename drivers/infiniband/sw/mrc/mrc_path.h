@@ -79,6 +79,7 @@ void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns)
 void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns);
 void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce);
 bool mrc_path_ev_usable(const struct mrc_path *path, u32 ev);
+enum mrc_ev_standing mrc_path_ev_standing(const struct mrc_path *path, u32 ev);
 /* What EV @ev (< path->ps.nr_ev) of @path puts into a packet; any context, no lock. */
 void mrc_path_ev_tx(const struct mrc_path *path, u32 ev, struct mrc_ev_tx *tx);
 

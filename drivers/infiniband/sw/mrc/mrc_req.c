@@ -672,8 +672,9 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 
 /*
  * Selective retransmission: each hole is judged by mrc_tx_rec_judge() (by
- * send time across EVs, or at once when its EV stopped carrying data), and
- * the earliest deadline of a hole not lost yet arms the loss timer.
+ * send time across EVs, sooner while its EV is on trial, at once when its
+ * EV fell), and the earliest deadline of a hole not lost yet arms the loss
+ * timer.
  */
 static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 {
@@ -689,7 +690,7 @@ static int mrc_req_fast_retransmit(struct mrc_qp *qp, int budget)
 
 		if (budget <= 0 || ++scanned > MRC_LOSS_SCAN)
 			break;
-		v = mrc_tx_rec_judge(rec, &req->loss, psn, mrc_path_ev_usable(qp->path, rec->ev),
+		v = mrc_tx_rec_judge(rec, &req->loss, psn, mrc_path_ev_standing(qp->path, rec->ev),
 				     now, &deadline);
 		if (v == MRC_LOSS_WAIT && (!next || deadline < next))
 			next = deadline;

@@ -107,17 +107,24 @@ uint32_t mrc_loss_reo_wnd(const struct mrc_loss *l)
 	return wnd < cap ? (uint32_t)wnd : cap;
 }
 
-enum mrc_loss_verdict mrc_loss_check(const struct mrc_loss *l, uint32_t psn, uint64_t sent_ns,
-				     uint64_t now_ns, uint64_t *deadline_ns)
+enum mrc_loss_verdict mrc_loss_check_within(const struct mrc_loss *l, uint32_t psn,
+					    uint64_t sent_ns, uint64_t now_ns, uint32_t reo_ns,
+					    uint64_t *deadline_ns)
 {
 	uint64_t deadline;
 
 	if (!l->rack_valid || !mrc_loss_sent_after(l->rack_sent_ns, l->rack_psn, sent_ns, psn))
 		return MRC_LOSS_NO_EVIDENCE;
 	/* it should have arrived about one RTT after it left, as the later one did */
-	deadline = sent_ns + l->rack_rtt_ns + mrc_loss_reo_wnd(l);
+	deadline = sent_ns + l->rack_rtt_ns + reo_ns;
 	*deadline_ns = deadline;
 	return now_ns >= deadline ? MRC_LOSS_LOST : MRC_LOSS_WAIT;
+}
+
+enum mrc_loss_verdict mrc_loss_check(const struct mrc_loss *l, uint32_t psn, uint64_t sent_ns,
+				     uint64_t now_ns, uint64_t *deadline_ns)
+{
+	return mrc_loss_check_within(l, psn, sent_ns, now_ns, mrc_loss_reo_wnd(l), deadline_ns);
 }
 
 void mrc_loss_on_spurious(struct mrc_loss *l)

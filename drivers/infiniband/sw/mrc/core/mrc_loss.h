@@ -40,6 +40,15 @@
 #define MRC_LOSS_REO_MAX_MULT	16U
 /* Recoveries without a spurious resend before the multiplier steps down. */
 #define MRC_LOSS_REO_DECAY	16U
+/*
+ * A copy whose EV is on trial (suspect, its probe out) waits the reordering
+ * window less this fraction of it (a shift: a quarter). Under the whole of
+ * it, every copy in flight on a dead path waits alone before its resend;
+ * with none, a live EV suspected because its queue grew sees all its copies
+ * resent, spuriously, while its probe's answer is a round trip away. A
+ * half cost more of those resends in `make sim` than it saved in stalls.
+ */
+#define MRC_LOSS_TRIAL_CUT_SHIFT	2U
 
 struct mrc_loss_params {
 	uint32_t initial_rtt_ns;	/* until the first sample */
@@ -94,6 +103,10 @@ void mrc_loss_on_acked(struct mrc_loss *l, uint32_t psn, uint64_t sent_ns, uint6
 /* Is the unacknowledged PSN @psn, last sent at @sent_ns, lost at @now_ns? */
 enum mrc_loss_verdict mrc_loss_check(const struct mrc_loss *l, uint32_t psn, uint64_t sent_ns,
 				     uint64_t now_ns, uint64_t *deadline_ns);
+/* The same with a reordering allowance of @reo_ns instead of the window. */
+enum mrc_loss_verdict mrc_loss_check_within(const struct mrc_loss *l, uint32_t psn,
+					    uint64_t sent_ns, uint64_t now_ns, uint32_t reo_ns,
+					    uint64_t *deadline_ns);
 
 /* The peer received a resent PSN twice: the resend was spurious. */
 void mrc_loss_on_spurious(struct mrc_loss *l);

@@ -587,6 +587,30 @@ static void mrc_ev_probe_now(struct mrc_path_set *ps, uint32_t ev, uint64_t now_
 		ps->newest_probe_ord = h->probe_ord;
 }
 
+/*
+ * The first probe of @ev, which mrc_path_set_lost() just made suspect, to
+ * go out now instead of at the next tick: a tick is milliseconds away, a
+ * round trip may be microseconds, and a live EV suspected for a packet
+ * that was only late (a queue that grew on its path) carries nothing
+ * until an answer clears it. A miss is judged by the ticks as any other.
+ * Returns true and fills *@probe when the caller is to send one.
+ */
+bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
+				struct mrc_ev_probe *probe)
+{
+	struct mrc_path_tick t = { probe, 1, 0, NULL, 0, 0 };
+	const struct mrc_ev_health *h;
+
+	if (ev >= ps->nr_ev)
+		return false;
+	h = &ps->ev[ev];
+	if (h->state != MRC_EV_GOOD || !(h->flags & MRC_EV_F_SUSPECT) ||
+	    (h->flags & MRC_EV_F_PROBING))
+		return false;
+	mrc_ev_probe_now(ps, ev, now_ns, &t, true);
+	return true;
+}
+
 /* Whether probe @ord, sent at @sent_ns, is lost (see MRC_EV_PROBE_GRACE_NS). */
 static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t ord, uint64_t sent_ns,
 			     uint64_t now_ns)

@@ -304,6 +304,8 @@ bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t 
 
 bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
+bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
+				struct mrc_ev_probe *probe);
 bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t probe_id,
 				 uint64_t now_ns, struct mrc_ev_change *change);
 int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t now_ns,
@@ -319,6 +321,43 @@ static inline bool mrc_path_set_needs_tick(const struct mrc_path_set *ps)
 static inline bool mrc_path_set_usable(const struct mrc_path_set *ps, uint32_t ev)
 {
 	return ev < ps->nr_ev && (ps->usable[ev / 64U] & (1ULL << (ev % 64U)));
+}
+
+/*
+ * How the EV a copy left on stands, for judging a copy not acknowledged
+ * yet (mrc_tx_rec_judge()).
+ */
+enum mrc_ev_standing {
+	MRC_EV_STANDS,		/* it carries data: the copy is judged by time */
+	MRC_EV_ON_TRIAL,	/* suspect, its first probe not missed: judged sooner */
+	MRC_EV_FELL,		/* suspect after a missed probe, ASSUMED_BAD or denied */
+};
+
+/*
+ * The standing of @ev from its state, flags and missed probes; the caller
+ * may read them without the set's lock, as a stale answer only moves a
+ * verdict by one pass.
+ */
+static inline enum mrc_ev_standing mrc_ev_standing_of(uint8_t state, uint8_t flags,
+						      uint8_t probes_missed)
+{
+	if (state != MRC_EV_GOOD)
+		return MRC_EV_FELL;
+	if (!(flags & MRC_EV_F_SUSPECT))
+		return MRC_EV_STANDS;
+	return probes_missed ? MRC_EV_FELL : MRC_EV_ON_TRIAL;
+}
+
+/* The standing of @ev; EVs outside the set stand (a record of a set since swapped). */
+static inline enum mrc_ev_standing mrc_path_set_standing(const struct mrc_path_set *ps,
+							 uint32_t ev)
+{
+	const struct mrc_ev_health *h;
+
+	if (ev >= ps->nr_ev)
+		return MRC_EV_STANDS;
+	h = &ps->ev[ev];
+	return mrc_ev_standing_of(h->state, h->flags, h->probes_missed);
 }
 
 /*
