@@ -491,8 +491,9 @@ static void mrc_ev_make_suspect(struct mrc_path_set *ps, uint32_t ev)
  * becomes suspect: it carries no more data until a probe (or an
  * acknowledgement of something sent after @seq) says the path lives, and
  * the set is alarmed from @sent_ns on (MRC_EV_VET_PER_TICK). Returns true
- * when the EV just became suspect, so the caller should let
- * mrc_path_set_tick() probe it soon.
+ * when the EV just became suspect: the caller sends its first probe now
+ * (mrc_path_set_probe_suspect()) and lets mrc_path_set_tick() run soon to
+ * send the control that judges it.
  */
 bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns)
 {
@@ -598,7 +599,7 @@ static void mrc_ev_probe_now(struct mrc_path_set *ps, uint32_t ev, uint64_t now_
 bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 				struct mrc_ev_probe *probe)
 {
-	struct mrc_path_tick t = { probe, 1, 0, NULL, 0, 0 };
+	struct mrc_path_tick t = { .probes = probe, .max_probes = 1 };
 	const struct mrc_ev_health *h;
 
 	if (ev >= ps->nr_ev)
@@ -680,7 +681,9 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 		return true;
 
 	/*
-	 * A suspect EV is probed at once and again after each miss; an
+	 * A suspect EV without a probe out (its first one sent by
+	 * mrc_path_set_probe_suspect(), or a vetting probe missed) is probed
+	 * now, and again after each miss; an
 	 * ASSUMED_BAD one every interval, but at once after an answer, so
 	 * MRC_EV_PROBES_GOOD answers take round trips, not intervals.
 	 */

@@ -61,7 +61,7 @@ uint32_t mrc_tx_rec_marked_rtt(const struct mrc_tx_rec *rec, uint64_t now_ns)
 
 /*
  * Whether the hole @psn is lost at @now_ns: by mrc_loss's rule, or at once
- * when its copy rode an EV that fell since (@ev: suspect after a missed
+ * when its copy rode an EV that fell since (@standing: suspect after a missed
  * probe, ASSUMED_BAD or denied), so what is in flight on a failing path
  * goes elsewhere without waiting for its own verdict. While the EV is on
  * trial (suspect, its first probe out) the copy gets most of the window
@@ -70,14 +70,14 @@ uint32_t mrc_tx_rec_marked_rtt(const struct mrc_tx_rec *rec, uint64_t now_ns)
  * every pass.
  */
 enum mrc_loss_verdict mrc_tx_rec_judge(const struct mrc_tx_rec *rec, const struct mrc_loss *l,
-				       uint32_t psn, enum mrc_ev_standing ev, uint64_t now_ns,
-				       uint64_t *deadline_ns)
+				       uint32_t psn, enum mrc_ev_standing standing,
+				       uint64_t now_ns, uint64_t *deadline_ns)
 {
 	uint32_t reo = mrc_loss_reo_wnd(l);
 
-	if (rec->fallback || ev == MRC_EV_STANDS)
+	if (rec->fallback || standing == MRC_EV_STANDS)
 		return mrc_loss_check_within(l, psn, rec->sent_ns, now_ns, reo, deadline_ns);
-	if (ev == MRC_EV_FELL)
+	if (standing == MRC_EV_FELL)
 		return MRC_LOSS_LOST;
 	return mrc_loss_check_within(l, psn, rec->sent_ns, now_ns,
 				     reo - (reo >> MRC_LOSS_TRIAL_CUT_SHIFT), deadline_ns);

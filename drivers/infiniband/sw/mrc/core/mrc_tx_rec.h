@@ -58,8 +58,8 @@ uint32_t mrc_tx_acked_rtt(const struct mrc_tx_acked *acked, uint64_t now_ns);
 uint32_t mrc_tx_rec_marked_rtt(const struct mrc_tx_rec *rec, uint64_t now_ns);
 void mrc_tx_acked_to_loss(const struct mrc_tx_acked *acked, struct mrc_loss *l, uint64_t now_ns);
 enum mrc_loss_verdict mrc_tx_rec_judge(const struct mrc_tx_rec *rec, const struct mrc_loss *l,
-				       uint32_t psn, enum mrc_ev_standing ev, uint64_t now_ns,
-				       uint64_t *deadline_ns);
+				       uint32_t psn, enum mrc_ev_standing standing,
+				       uint64_t now_ns, uint64_t *deadline_ns);
 bool mrc_tx_rec_dup_heard(struct mrc_tx_rec *rec);
 
 #endif /* MRC_TX_REC_H */
