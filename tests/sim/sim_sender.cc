@@ -34,6 +34,10 @@ Sender::Sender(EventLoop &loop, Fabric &fabric, uint32_t host, uint32_t peer, ui
         mrc_path_set_set_probe_tag(&ps_, flow % MRC_PROBE_TAGS))
         throw std::invalid_argument("sender configuration");
     mrc_path_set_seed_probe_ids(&ps_, cfg.probe_secret);
+    // mrc_path_alloc: an SRv6 EV names its spine, the element its siblings share
+    if (fabric.config().srv6)
+        for (uint32_t ev = 0; ev < cfg.nr_ev; ev++)
+            mrc_path_set_set_group(&ps_, ev, fabric.spine_of(flow, ev, true) + 1);
 }
 
 void Sender::stall(uint64_t from, uint64_t until) {
@@ -181,7 +185,7 @@ void Sender::xmit(uint32_t psn, bool retx) {
 void Sender::resend_lost(uint32_t psn) {
     const mrc_tx_rec &r = rec(psn);
 
-    if (r.account && mrc_path_set_lost(&ps_, r.ev, r.seq, r.sent_ns)) {
+    if (r.account && mrc_path_set_lost(&ps_, r.ev, r.seq, r.sent_ns, mrc_loss_min_rtt(&loss_))) {
         mrc_ev_probe probe{};
 
         if (mrc_path_set_probe_suspect(&ps_, r.ev, loop_.now(), &probe))
@@ -245,7 +249,7 @@ void Sender::account(uint32_t old_una, const mrc_sack &sack) {
         mrc_tx_rec &r = rec(psn);
 
         if (mrc_tx_rec_acked(&r, psn, &acked) && r.account)
-            mrc_path_set_acked(&ps_, r.ev, r.seq, r.sent_ns);
+            mrc_path_set_acked(&ps_, r.ev, r.seq, r.sent_ns, now);
     };
 
     for (uint32_t psn = old_una; mrc_psn_before(psn, una); psn++)

@@ -46,7 +46,7 @@ public:
 
     // Lose one transmission on @ev; whether that made the EV suspect.
     bool lose(uint32_t ev, uint64_t sent_ns = kProvenNs) {
-        return mrc_path_set_lost(&ps_, ev, mrc_path_set_sent(&ps_, ev), sent_ns);
+        return mrc_path_set_lost(&ps_, ev, mrc_path_set_sent(&ps_, ev), sent_ns, 0);
     }
 
     // One tick at @now: the probes it asks for, and the changes it made (appended).
@@ -112,9 +112,9 @@ protected:
 // A resend takes the next usable EV proven since the given instant, among the next
 // MRC_PICK_PROVEN_SCAN; with none proven, the plain pick.
 TEST_F(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
-    mrc_path_set_acked(ps.get(), 5, 0, 1000);  // proven at 1000
-    mrc_path_set_acked(ps.get(), 9, 0, 3000);  // proven at 3000
-    mrc_path_set_acked(ps.get(), 90, 0, 5000); // beyond the scan from 0
+    mrc_path_set_acked(ps.get(), 5, 0, 1000, 0);  // proven at 1000
+    mrc_path_set_acked(ps.get(), 9, 0, 3000, 0);  // proven at 3000
+    mrc_path_set_acked(ps.get(), 90, 0, 5000, 0); // beyond the scan from 0
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(9U, ev); // 5 was proven too long ago
     EXPECT_EQ(10U, cur.answer);
@@ -125,8 +125,8 @@ TEST_F(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
     cur.answer = 60;
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(90U, ev);
-    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90),
-                      PathSet::kProvenNs); // suspect: not usable
+    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90), PathSet::kProvenNs,
+                      0); // suspect: not usable
     cur.answer = 60;
     cur.next = 60;
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
@@ -136,8 +136,8 @@ TEST_F(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
 // A packet that asks for an ACK prefers an EV whose ACKs came back as well: on an ECMP
 // fabric an EV may deliver while its way back is dead.
 TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
-    mrc_path_set_acked(ps.get(), 3, 0, 3000); // delivers; no ACK came back on it
-    mrc_path_set_acked(ps.get(), 7, 0, 3000); // delivers, and ACKs come back on it
+    mrc_path_set_acked(ps.get(), 3, 0, 3000, 0); // delivers; no ACK came back on it
+    mrc_path_set_acked(ps.get(), 7, 0, 3000, 0); // delivers, and ACKs come back on it
     mrc_path_set_returned(ps.get(), 7, 3500);
     mrc_path_set_returned(ps.get(), 11, 3600); // an ACK alone proves only the way back
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
@@ -152,7 +152,7 @@ TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(7U, ev);
     // unless it is not usable
-    mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), PathSet::kProvenNs);
+    mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), PathSet::kProvenNs, 0);
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(0U, ev);
     mrc_path_set_returned(ps.get(), 4096, 9999); // out of range: ignored
@@ -162,13 +162,13 @@ TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
 // Another packet asking for an ACK keeps to the spray while nothing in the set is suspect
 // or ASSUMED_BAD; once something is, it too takes an EV that round trips.
 TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
-    mrc_path_set_acked(ps.get(), 7, 0, 3000);
+    mrc_path_set_acked(ps.get(), 7, 0, 3000, 0);
     mrc_path_set_returned(ps.get(), 7, 3500);
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
     EXPECT_EQ(0U, ev); // the spray's next
     EXPECT_EQ(1U, cur.next);
-    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200),
-                      PathSet::kProvenNs); // 200 suspect
+    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200), PathSet::kProvenNs,
+                      0); // 200 suspect
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
     EXPECT_EQ(7U, ev);
     EXPECT_EQ(1U, cur.next); // the spray's walk untouched
@@ -177,9 +177,9 @@ TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
 // During an alarm a packet that asks for an ACK takes only vetted EVs too: one that round
 // trips by what came back before the loss may be of the path that failed.
 TEST_F(PathSetProven, PickProvenKeepsToVettedEvsDuringAnAlarm) {
-    mrc_path_set_acked(ps.get(), 7, 0, 1000); // delivered before the lost packet left
+    mrc_path_set_acked(ps.get(), 7, 0, 1000, 0); // delivered before the lost packet left
     mrc_path_set_returned(ps.get(), 7, 3500);
-    mrc_path_set_acked(ps.get(), 20, 0, 3000); // delivered, sent after it
+    mrc_path_set_acked(ps.get(), 20, 0, 3000, 0); // delivered, sent after it
     ASSERT_TRUE(ps.lose(200, 2000));
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 500, true, &ev));
     EXPECT_EQ(20U, ev);
@@ -393,13 +393,13 @@ TEST(PathSet, SameEvGapNeedsReorderLaterAcks) {
     EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 1, seq[0])); // nothing acked yet
     for (uint32_t k = 1; k <= MRC_EV_REORDER; k++) {
         EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 1, seq[0])) << k;
-        mrc_path_set_acked(ps.get(), 1, seq[k], 1);
+        mrc_path_set_acked(ps.get(), 1, seq[k], 1, 0);
     }
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 1, seq[0]));
     EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 1, seq[1])); // acked itself: not after it
     EXPECT_FALSE(mrc_path_set_gap_lost(ps.get(), 0, 0));      // another EV knows nothing
     // an old acknowledgement does not move acked_seq back
-    mrc_path_set_acked(ps.get(), 1, seq[1], 1);
+    mrc_path_set_acked(ps.get(), 1, seq[1], 1, 0);
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 1, seq[0]));
 }
 
@@ -411,7 +411,7 @@ TEST(PathSet, SameEvGapAcrossSequenceWrap) {
     for (uint32_t &s : later)
         s = mrc_path_set_sent(ps.get(), 0);
     for (const uint32_t s : later)
-        mrc_path_set_acked(ps.get(), 0, s, 1);
+        mrc_path_set_acked(ps.get(), 0, s, 1, 0);
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 0, first));
 }
 
@@ -430,8 +430,8 @@ TEST(PathSet, ALossMakesAGoodEvSuspectOnce) {
 TEST(PathSet, ALossAfterWhichLaterSendsWereAckedIsNoSuspicion) {
     PathSet ps(2);
     const uint32_t lost = mrc_path_set_sent(ps.get(), 0);
-    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 1);
-    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost, PathSet::kProvenNs));
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 1, 0);
+    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost, PathSet::kProvenNs, 0));
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 0));
     EXPECT_EQ(ps->ev[0].losses, 1U);
 }
@@ -440,9 +440,9 @@ TEST(PathSet, AckOfALaterSendClearsSuspicion) {
     PathSet ps(2);
     const uint32_t before = mrc_path_set_sent(ps.get(), 1);
     ASSERT_TRUE(ps.lose(1));
-    mrc_path_set_acked(ps.get(), 1, before, 1); // sent before the loss: proves nothing
+    mrc_path_set_acked(ps.get(), 1, before, 1, 0); // sent before the loss: proves nothing
     EXPECT_FALSE(mrc_path_set_usable(ps.get(), 1));
-    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1);
+    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1, 0);
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
     EXPECT_EQ(ps->nr_suspect, 0U);
     EXPECT_EQ(ps->alarm_ns, 0U) << "a false alarm: nothing went ASSUMED_BAD";
@@ -455,15 +455,15 @@ TEST(PathSet, AnAlarmKeepsNewDataOnEvsProvenSinceTheLoss) {
     PathSet ps(16);
     std::set<int64_t> seen;
 
-    mrc_path_set_acked(ps.get(), 2, mrc_path_set_sent(ps.get(), 2), 2000);
-    mrc_path_set_acked(ps.get(), 5, mrc_path_set_sent(ps.get(), 5), 2000);
+    mrc_path_set_acked(ps.get(), 2, mrc_path_set_sent(ps.get(), 2), 2000, 0);
+    mrc_path_set_acked(ps.get(), 5, mrc_path_set_sent(ps.get(), 5), 2000, 0);
     ASSERT_TRUE(ps.lose(9, 1500));
     EXPECT_EQ(ps->alarm_ns, 1500U);
     for (int i = 0; i < 8; i++)
         seen.insert(ps.pick());
     EXPECT_EQ(seen, (std::set<int64_t>{2, 5}));
     EXPECT_EQ(ps.pick(2), 5) << "avoided while another is vetted";
-    mrc_path_set_acked(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), 1600); // vetted now
+    mrc_path_set_acked(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), 1600, 0); // vetted now
     seen.clear();
     for (int i = 0; i < 9; i++)
         seen.insert(ps.pick());
@@ -477,7 +477,7 @@ TEST(PathSet, AnAlarmVetsTheRestWithProbesAndEndsWhenNothingIsLeftToJudge) {
     std::set<int64_t> seen;
 
     for (uint32_t e = 0; e < 4; e++)
-        mrc_path_set_acked(ps.get(), e, mrc_path_set_sent(ps.get(), e), 2000);
+        mrc_path_set_acked(ps.get(), e, mrc_path_set_sent(ps.get(), e), 2000, 0);
     ASSERT_TRUE(ps.lose(7, 1500));
     auto probes = ps.tick(10'000);
     EXPECT_NE(PathSet::probe_on(probes, 7), 0U);
@@ -503,7 +503,7 @@ TEST(PathSet, TheLastSuspectGoingBadKeepsTheAlarm) {
     uint64_t now = 10'000;
 
     for (uint32_t e = 0; e < 4; e++)
-        mrc_path_set_acked(ps.get(), e, mrc_path_set_sent(ps.get(), e), 2000);
+        mrc_path_set_acked(ps.get(), e, mrc_path_set_sent(ps.get(), e), 2000, 0);
     ASSERT_TRUE(ps.lose(63, 1500));
     for (; ps->ev[63].state != MRC_EV_ASSUMED_BAD && now < 8 * MRC_EV_PROBE_TIMEOUT_NS;
          now += MRC_EV_PROBE_TIMEOUT_NS)
@@ -529,8 +529,8 @@ TEST(PathSet, AnUnansweredVettingProbeMakesItsEvSuspect) {
                 mrc_path_set_probe_answered(ps.get(), p.ev, p.probe_id, now + 1000, &change);
     };
 
-    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 2000);
-    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 2000);
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 2000, 0);
+    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 2000, 0);
     ASSERT_TRUE(ps.lose(3, 1500));
     auto probes = ps.tick(now);
     ASSERT_NE(PathSet::probe_on(probes, 2), 0U);
@@ -622,6 +622,142 @@ TEST(PathSet, ASuspectIsProbedWhenItsLossIsFoundAndStandsOnTrialUntilAMiss) {
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
     EXPECT_EQ(mrc_path_set_standing(ps.get(), 1), MRC_EV_STANDS);
     EXPECT_TRUE(ps.changes().empty());
+}
+
+// Two spines, EVs alternating: group 1 (even EVs) and group 2 (odd EVs); every EV's send at
+// 1000 acknowledged at 2000, an RTT of 1000.
+class Spines {
+public:
+    static constexpr uint32_t kRtt = 1000;
+
+    explicit Spines(uint32_t nr_ev) : ps_(nr_ev) {
+        for (uint32_t e = 0; e < nr_ev; e++) {
+            EXPECT_EQ(mrc_path_set_set_group(ps_.get(), e, 1 + e % 2), 0);
+            mrc_path_set_acked(ps_.get(), e, mrc_path_set_sent(ps_.get(), e), 1000, 2000);
+        }
+    }
+    PathSet &ps() { return ps_; }
+    bool lose(uint32_t ev) {
+        return mrc_path_set_lost(ps_.get(), ev, mrc_path_set_sent(ps_.get(), ev), 2500, kRtt);
+    }
+    // what group 2 delivers is acknowledged at @now
+    void group2_heard(uint64_t now) {
+        for (uint32_t e = 1; e < ps_->nr_ev; e += 2)
+            mrc_path_set_acked(ps_.get(), e, mrc_path_set_sent(ps_.get(), e), now - kRtt, now);
+    }
+
+private:
+    PathSet ps_;
+};
+
+TEST(PathSet, TwoSuspectsOfASilentGroupCondemnItsSiblings) {
+    Spines f(8);
+    PathSet &ps = f.ps();
+
+    f.group2_heard(3600); // group 1 silent since 2000, more than a round trip before
+    ASSERT_TRUE(f.lose(0));
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_STANDS) << "one suspect condemns none";
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 0), MRC_EV_ON_TRIAL);
+    ASSERT_TRUE(f.lose(4));
+    for (uint32_t e = 0; e < 8; e += 2) {
+        EXPECT_EQ(mrc_path_set_standing(ps.get(), e), MRC_EV_FELL) << e;
+        EXPECT_FALSE(mrc_path_set_usable(ps.get(), e)) << e;
+    }
+    for (uint32_t e = 1; e < 8; e += 2)
+        EXPECT_TRUE(mrc_path_set_usable(ps.get(), e)) << "the other spine carries on: " << e;
+    EXPECT_EQ(ps->nr_suspect, 4U);
+    EXPECT_EQ(ps->nr_usable, 4U);
+
+    // a condemned sibling is probed like any suspect, and stands as one that missed a probe:
+    // its next miss makes it ASSUMED_BAD
+    const auto probes = ps.tick(4000);
+    mrc_ev_change change{};
+
+    EXPECT_NE(PathSet::probe_on(probes, 2), 0U);
+    for (const mrc_ev_probe &p : probes)
+        if (p.ev % 2) // the live spine answers, the dead one does not
+            mrc_path_set_probe_answered(ps.get(), p.ev, p.probe_id, 4100, &change);
+    ps.tick(4100 + MRC_EV_PROBE_GRACE_NS);
+    for (uint32_t e = 0; e < 8; e += 2)
+        EXPECT_EQ(mrc_path_set_state(ps.get(), e), MRC_EV_ASSUMED_BAD) << e;
+    EXPECT_EQ(ps->nr_suspect, 0U);
+}
+
+TEST(PathSet, AGroupStillHeardOfIsNotCondemned) {
+    Spines f(8);
+    PathSet &ps = f.ps();
+
+    // the suspects' own group delivered within a round trip of the latest ACK: a queue, not
+    // a dead spine
+    f.group2_heard(2900);
+    ASSERT_TRUE(f.lose(1));
+    ASSERT_TRUE(f.lose(3));
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 5), MRC_EV_STANDS);
+    EXPECT_EQ(mrc_path_set_standing(ps.get(), 1), MRC_EV_ON_TRIAL);
+    EXPECT_EQ(ps->nr_suspect, 2U);
+}
+
+TEST(PathSet, NoGroupsOrNoRoundTripOrNothingElseUsableCondemnsNothing) {
+    {
+        PathSet ps(8); // no groups
+        for (uint32_t e : {0U, 2U, 4U})
+            ASSERT_TRUE(mrc_path_set_lost(ps.get(), e, mrc_path_set_sent(ps.get(), e), 1, 1000));
+        EXPECT_EQ(mrc_path_set_standing(ps.get(), 6), MRC_EV_STANDS);
+    }
+    {
+        Spines f(8); // no round trip known yet
+        f.group2_heard(3600);
+        for (uint32_t e : {0U, 2U, 4U})
+            ASSERT_TRUE(
+                    mrc_path_set_lost(f.ps().get(), e, mrc_path_set_sent(f.ps().get(), e), 1, 0));
+        EXPECT_EQ(mrc_path_set_standing(f.ps().get(), 6), MRC_EV_STANDS);
+    }
+    {
+        PathSet ps(4); // one spine: it is all there is
+        for (uint32_t e = 0; e < 4; e++)
+            ASSERT_EQ(mrc_path_set_set_group(ps.get(), e, 7), 0);
+        ASSERT_TRUE(mrc_path_set_lost(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 1, 1000));
+        ASSERT_TRUE(mrc_path_set_lost(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1, 1000));
+        EXPECT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_STANDS);
+    }
+    PathSet ps(2);
+    EXPECT_EQ(mrc_path_set_set_group(ps.get(), 2, 1), -MRC_EINVAL);
+    EXPECT_EQ(mrc_path_set_set_group(ps.get(), 1, 0x10000), -MRC_EINVAL);
+}
+
+TEST(PathSet, ASignOfLifeFromACondemnedGroupAbsolvesAllItsSiblings) {
+    // an acknowledgement of a send on a condemned sibling
+    {
+        Spines f(8);
+        PathSet &ps = f.ps();
+        const uint32_t in_flight = mrc_path_set_sent(ps.get(), 6); // sent before condemnation
+
+        f.group2_heard(3600);
+        ASSERT_TRUE(f.lose(0));
+        ASSERT_TRUE(f.lose(4));
+        ASSERT_FALSE(mrc_path_set_usable(ps.get(), 6));
+        mrc_path_set_acked(ps.get(), 6, in_flight, 2400, 3700);
+        for (uint32_t e = 0; e < 8; e++)
+            EXPECT_TRUE(mrc_path_set_usable(ps.get(), e)) << e;
+        EXPECT_EQ(ps->nr_suspect, 0U);
+    }
+    // an answer to the probe of one of the suspects that condemned it
+    {
+        Spines f(8);
+        PathSet &ps = f.ps();
+        mrc_ev_probe probe{};
+        mrc_ev_change change{};
+
+        f.group2_heard(3600);
+        ASSERT_TRUE(f.lose(0));
+        ASSERT_TRUE(mrc_path_set_probe_suspect(ps.get(), 0, 3600, &probe));
+        ASSERT_TRUE(f.lose(4));
+        ASSERT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_FELL);
+        EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 0, probe.probe_id, 3700, &change));
+        EXPECT_EQ(ps->nr_suspect, 0U);
+        EXPECT_EQ(ps->nr_usable, 8U);
+        EXPECT_EQ(mrc_path_set_standing(ps.get(), 2), MRC_EV_STANDS);
+    }
 }
 
 TEST(PathSet, AProbeIsMissedOnceALaterOneWasAnsweredAndAGracePassed) {
@@ -1085,7 +1221,7 @@ private:
     void deliver() {
         for (Flight &f : flight_) {
             if (f.arrives && now_ >= f.sent + kRtt) {
-                mrc_path_set_acked(ps_.get(), f.ev, f.seq, 1);
+                mrc_path_set_acked(ps_.get(), f.ev, f.seq, 1, 0);
                 newest_acked_sent_ = std::max(newest_acked_sent_, f.sent);
                 f.ev = kDone;
             }
@@ -1095,7 +1231,7 @@ private:
                 continue;
             if (mrc_path_set_gap_lost(ps_.get(), f.ev, f.seq) ||
                 mrc_path_time_lost(f.sent, newest_acked_sent_, kReorder)) {
-                mrc_path_set_lost(ps_.get(), f.ev, f.seq, PathSet::kProvenNs);
+                mrc_path_set_lost(ps_.get(), f.ev, f.seq, PathSet::kProvenNs, 0);
                 f.ev = kDone; // resent elsewhere by the QP
             }
         }

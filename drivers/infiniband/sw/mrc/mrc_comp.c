@@ -37,12 +37,13 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 }
 
 /* PSN @psn is acknowledged: the EV its copy took hears of it once. */
-static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_tx_acked *acked)
+static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_tx_acked *acked,
+				 u64 now)
 {
 	struct mrc_tx_rec *rec = &qp->req.rec[psn & (qp->window - 1)];
 
 	if (mrc_tx_rec_acked(rec, psn, acked) && rec->account)
-		mrc_path_account_acked(qp->path, rec->ev, rec->seq, rec->sent_ns);
+		mrc_path_account_acked(qp->path, rec->ev, rec->seq, rec->sent_ns, now);
 }
 
 /*
@@ -59,21 +60,20 @@ static void mrc_comp_account(struct mrc_qp *qp, u32 old_una, const struct mrc_sa
 	struct mrc_tx_window *txw = &qp->req.txw;
 	u32 una = mrc_tx_window_una(txw), psn, end;
 	struct mrc_tx_acked acked = {};
+	u64 now = ktime_get_ns();
 	u32 rtt;
-	u64 now;
 
 	for (psn = old_una; mrc_psn_before(psn, una); psn++)
-		mrc_comp_account_psn(qp, psn, &acked);
+		mrc_comp_account_psn(qp, psn, &acked, now);
 	end = sack->sack_base + MRC_SACK_BITS;
 	if (mrc_psn_after(end, mrc_tx_window_nxt(txw)))
 		end = mrc_tx_window_nxt(txw);
 	psn = mrc_psn_before(sack->sack_base, una) ? una : sack->sack_base;
 	for (; mrc_psn_before(psn, end); psn++)
 		if (mrc_tx_window_is_acked(txw, psn))
-			mrc_comp_account_psn(qp, psn, &acked);
+			mrc_comp_account_psn(qp, psn, &acked, now);
 	if (!acked.pkts)
 		return;
-	now = ktime_get_ns();
 	rtt = mrc_tx_acked_rtt(&acked, now);
 	mrc_cc_on_ack(&qp->req.cc, acked.pkts, rtt, now);
 	if (rtt)

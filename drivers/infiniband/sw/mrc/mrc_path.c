@@ -125,6 +125,41 @@ bool mrc_path_has_srv6(const struct mrc_path *path, const struct mrc_ev_srv6 *wa
 }
 
 /*
+ * Label an SRV6 path set's @n EVs with the element each crosses first: its
+ * first segment, in its plane (MRC_EV_GROUP_CONDEMN). EVs that share one
+ * share a group; EVs with no segments have none. An open-addressed table
+ * of each group's first EV finds them in one pass.
+ */
+static int mrc_path_group_srv6(struct mrc_path *path, u32 n)
+{
+	u32 slots = roundup_pow_of_two(2 * n), i, k, groups = 0;
+	const struct mrc_ev_srv6 *s;
+	u16 *first;
+
+	first = kvcalloc(slots, sizeof(*first), GFP_KERNEL);
+	if (!first)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		s = &path->srv6[i];
+		if (!s->nr_sids)
+			continue;
+		k = jhash(s->sid[0], MRC_PROF_SID_BYTES, path->plane[i]) & (slots - 1);
+		while (first[k] && (path->plane[first[k] - 1] != path->plane[i] ||
+				    memcmp(path->srv6[first[k] - 1].sid[0], s->sid[0],
+					   MRC_PROF_SID_BYTES)))
+			k = (k + 1) & (slots - 1);
+		if (!first[k]) {
+			first[k] = i + 1;
+			mrc_path_set_set_group(&path->ps, i, ++groups);
+		} else {
+			mrc_path_set_set_group(&path->ps, i, path->ps.ev[first[k] - 1].group);
+		}
+	}
+	kvfree(first);
+	return 0;
+}
+
+/*
  * EVs of no plane of their own (profile 0, auto and generated profiles)
  * take the planes attached now in turn: EV i the (i mod n)-th, so a round
  * robin alternates planes. Planes attached later serve path sets made later.
@@ -199,6 +234,10 @@ static struct mrc_path *mrc_path_alloc(struct mrc_dev *mdev, const struct mrc_av
 	for (i = 0; i < n; i++)
 		mrc_path_set_set_weight(&path->ps, i, snap.weight[i]);
 	kvfree(snap.weight);
+	if (path->srv6 && mrc_path_group_srv6(path, n)) {
+		mrc_path_free(path);
+		return ERR_PTR(-ENOMEM);
+	}
 	/* path sets towards one peer differ in profile: its id tells their probes apart */
 	BUILD_BUG_ON(MRC_PROFILES_MAX > MRC_PROBE_TAGS);
 	mrc_path_set_set_probe_tag(&path->ps, snap.id);
@@ -528,13 +567,13 @@ enum mrc_ev_standing mrc_path_ev_standing(const struct mrc_path *path, u32 ev)
 				  READ_ONCE(h->probes_missed));
 }
 
-/* Transmission @seq on @ev, sent at @sent_ns, was acknowledged. */
-void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns)
+/* Transmission @seq on @ev, sent at @sent_ns, was acknowledged at @now_ns. */
+void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, u64 now_ns)
 {
 	if (!path || ev >= path->ps.nr_ev)	/* recorded on a path set since swapped */
 		return;
 	spin_lock_bh(&path->lock);
-	mrc_path_set_acked(&path->ps, ev, seq, sent_ns);
+	mrc_path_set_acked(&path->ps, ev, seq, sent_ns, now_ns);
 	spin_unlock_bh(&path->lock);
 }
 
@@ -596,10 +635,10 @@ void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce)
  * Whether transmission @seq on @ev, sent at @sent_ns and unacknowledged,
  * counts as lost: by the time rule (@by_time, judged by the caller) or the
  * same-EV gap rule. An @account-ed transmission's loss is recorded against
- * its EV.
+ * its EV; @rtt_ns is the QP's lowest round trip (mrc_path_set_lost()).
  */
 bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_time,
-		   bool account)
+		   bool account, u32 rtt_ns)
 {
 	bool lost, suspect = false, probe_now = false;
 	struct mrc_ev_probe probe;
@@ -609,7 +648,7 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_
 	spin_lock_bh(&path->lock);
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);
 	if (lost && account)
-		suspect = mrc_path_set_lost(&path->ps, ev, seq, sent_ns);
+		suspect = mrc_path_set_lost(&path->ps, ev, seq, sent_ns, rtt_ns);
 	if (suspect) {
 		/* its first probe now, not at the tick: see mrc_path_set_probe_suspect() */
 		probe_now = mrc_path_set_probe_suspect(&path->ps, ev, ktime_get_ns(), &probe);

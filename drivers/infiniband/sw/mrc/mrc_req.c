@@ -665,7 +665,8 @@ static void mrc_req_resend_lost(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_rec *rec = mrc_req_rec(qp, psn);
 
-	mrc_path_lost(qp->path, rec->ev, rec->seq, rec->sent_ns, true, rec->account);
+	mrc_path_lost(qp->path, rec->ev, rec->seq, rec->sent_ns, true, rec->account,
+		      mrc_loss_min_rtt(&qp->req.loss));
 	mrc_cc_on_loss(&qp->req.cc, ktime_get_ns(), !mrc_path_ev_usable(qp->path, rec->ev));
 	mrc_req_resend_psn(qp, psn);
 }

@@ -56,7 +56,7 @@ static void mrc_ev_clear_suspect(struct mrc_path_set *ps, uint32_t ev)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 
-	h->flags &= (uint8_t)~(MRC_EV_F_SUSPECT | MRC_EV_F_PROBING);
+	h->flags &= (uint8_t)~(MRC_EV_F_SUSPECT | MRC_EV_F_PROBING | MRC_EV_F_CONDEMNED);
 	h->probes_missed = 0;
 	ps->nr_suspect--;
 	mrc_ev_update_usable(ps, ev);
@@ -65,12 +65,37 @@ static void mrc_ev_clear_suspect(struct mrc_path_set *ps, uint32_t ev)
 		ps->alarm_ns = 0;
 }
 
+/*
+ * @ev, condemned with its group, was heard of (a send acknowledged, a probe
+ * answered): the element lives, and every EV condemned with it carries data
+ * again.
+ */
+static void mrc_group_absolve(struct mrc_path_set *ps, uint32_t ev)
+{
+	uint16_t group = ps->ev[ev].group;
+	uint32_t i;
+
+	for (i = 0; i < ps->nr_ev; i++)
+		if (ps->ev[i].group == group && (ps->ev[i].flags & MRC_EV_F_CONDEMNED) &&
+		    (ps->ev[i].flags & MRC_EV_F_SUSPECT))
+			mrc_ev_clear_suspect(ps, i);
+}
+
 /* MRC_SPRAY_WEIGHTED: @ev carries @weight (1 ... 255) packets per turn. */
 int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weight)
 {
 	if (ev >= ps->nr_ev || !weight || weight > 255U)
 		return -MRC_EINVAL;
 	ps->ev[ev].weight = (uint8_t)weight;
+	return 0;
+}
+
+/* @ev shares a fabric element with the other EVs of @group (MRC_EV_GROUP_CONDEMN); 0: none. */
+int mrc_path_set_set_group(struct mrc_path_set *ps, uint32_t ev, uint32_t group)
+{
+	if (ev >= ps->nr_ev || group > 0xffffU)
+		return -MRC_EINVAL;
+	ps->ev[ev].group = (uint16_t)group;
 	return 0;
 }
 
@@ -333,6 +358,8 @@ void mrc_path_set_returned(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns
 		return;
 	ps->ev[ev].returned_ns = now_ns;
 	ps->returned_ev = ev;
+	if (now_ns > ps->heard_ns)
+		ps->heard_ns = now_ns;
 }
 
 /* A packet goes out on @ev: returns its sequence number on that EV. */
@@ -400,11 +427,15 @@ void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev)
 		h->rest = h->ce_rest;
 }
 
-/* The transmission @seq on @ev was acknowledged. */
-void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns)
+/* The transmission @seq on @ev, sent at @sent_ns, was acknowledged at @now_ns. */
+void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns,
+			uint64_t now_ns)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 
+	h->acked_ns = now_ns;
+	if (now_ns > ps->heard_ns)
+		ps->heard_ns = now_ns;
 	if (sent_ns > h->proven_ns)
 		h->proven_ns = sent_ns;
 	if (ps->alarm_ns && sent_ns >= ps->alarm_ns)
@@ -414,8 +445,12 @@ void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint
 		h->acked_seq = seq + 1U;
 	h->acked++;
 	/* a later send got through: the path lives, whatever the probe says */
-	if ((h->flags & MRC_EV_F_SUSPECT) && (int32_t)(seq - h->suspect_seq) > 0)
-		mrc_ev_clear_suspect(ps, ev);
+	if ((h->flags & MRC_EV_F_SUSPECT) && (int32_t)(seq - h->suspect_seq) > 0) {
+		if (h->flags & MRC_EV_F_CONDEMNED)
+			mrc_group_absolve(ps, ev);
+		else
+			mrc_ev_clear_suspect(ps, ev);
+	}
 }
 
 /*
@@ -487,18 +522,83 @@ static void mrc_ev_make_suspect(struct mrc_path_set *ps, uint32_t ev)
 }
 
 /*
+ * Whether some EV of @group was heard of within the last group_quiet_ns: a
+ * send on it acknowledged, or an ACK back on it. A queue that grew on an
+ * element delays its packets past the reordering window, and its EVs go
+ * suspect together, but what it carried before keeps being acknowledged;
+ * a dead one is silent.
+ */
+static bool mrc_group_heard(const struct mrc_path_set *ps, uint16_t group)
+{
+	const struct mrc_ev_health *h;
+	uint32_t i;
+
+	for (i = 0; i < ps->nr_ev; i++) {
+		h = &ps->ev[i];
+		if (h->group == group && (h->acked_ns + ps->group_quiet_ns > ps->heard_ns ||
+					  h->returned_ns + ps->group_quiet_ns > ps->heard_ns))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * @ev just became suspect: is its group's element condemned now
+ * (MRC_EV_GROUP_CONDEMN)? A lone suspect, the common case, costs nothing;
+ * otherwise each pass is bounded by the set's size (the caller holds the
+ * set's lock), and an EV becomes suspect at most once per verdict on it.
+ */
+static void mrc_group_judge(struct mrc_path_set *ps, uint32_t ev)
+{
+	uint16_t group = ps->ev[ev].group;
+	uint32_t i, suspects = 0, others = 0;
+	struct mrc_ev_health *h;
+
+	if (!group || !ps->group_quiet_ns || ps->nr_suspect < MRC_EV_GROUP_CONDEMN)
+		return;
+	for (i = 0; i < ps->nr_ev && (suspects < MRC_EV_GROUP_CONDEMN || !others); i++) {
+		h = &ps->ev[i];
+		if (h->group != group)
+			others += mrc_path_set_usable(ps, i);
+		else if (h->state == MRC_EV_GOOD && (h->flags & MRC_EV_F_SUSPECT))
+			suspects++;
+	}
+	/* with nothing else to carry the data, the element is all there is */
+	if (suspects < MRC_EV_GROUP_CONDEMN || !others || mrc_group_heard(ps, group))
+		return;
+	for (i = 0; i < ps->nr_ev; i++) {
+		h = &ps->ev[i];
+		if (h->group != group || h->state != MRC_EV_GOOD)
+			continue;
+		if (!(h->flags & MRC_EV_F_SUSPECT)) {
+			mrc_ev_make_suspect(ps, i);
+			/* any send acknowledged from now on proves the element lives */
+			h->suspect_seq = h->acked_seq - 1U;
+		}
+		h->flags |= MRC_EV_F_CONDEMNED;
+		if (!h->probes_missed)
+			h->probes_missed = 1;
+	}
+}
+
+/*
  * Transmission @seq on @ev, sent at @sent_ns, was found lost. A GOOD EV
  * becomes suspect: it carries no more data until a probe (or an
  * acknowledgement of something sent after @seq) says the path lives, and
  * the set is alarmed from @sent_ns on (MRC_EV_VET_PER_TICK). Returns true
  * when the EV just became suspect: the caller sends its first probe now
  * (mrc_path_set_probe_suspect()) and lets mrc_path_set_tick() run soon to
- * send the control that judges it.
+ * send the control that judges it. @rtt_ns, the caller's lowest data round
+ * trip (0: none known), is how long a group must have been silent to be
+ * condemned (MRC_EV_GROUP_CONDEMN).
  */
-bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns)
+bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns,
+		       uint32_t rtt_ns)
 {
 	struct mrc_ev_health *h = &ps->ev[ev];
 
+	if (rtt_ns)
+		ps->group_quiet_ns = rtt_ns;
 	h->losses++;
 	if (h->state != MRC_EV_GOOD || (h->flags & MRC_EV_F_SUSPECT))
 		return false;
@@ -508,6 +608,7 @@ bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint6
 	mrc_ev_make_suspect(ps, ev);
 	if (!ps->alarm_ns)
 		mrc_alarm_start(ps, sent_ns);
+	mrc_group_judge(ps, ev);
 	return true;
 }
 
@@ -665,6 +766,7 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 			mrc_ev_make_suspect(ps, ev);
 			h->probes_missed = 1;
 			suspect = true;
+			mrc_group_judge(ps, ev);
 		} else if (suspect && ++h->probes_missed >= MRC_EV_SUSPECT_PROBES) {
 			if (ps->nr_good > ps->min_active) {
 				mrc_ev_set_state(ps, ev, MRC_EV_ASSUMED_BAD, MRC_EV_CAUSE_LOSS,
@@ -869,6 +971,10 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 			h->proven_ns = h->probe_ns;
 		if (ps->alarm_ns)
 			mrc_ev_vet(ps, ev);
+		return false;
+	}
+	if (h->flags & MRC_EV_F_CONDEMNED) {
+		mrc_group_absolve(ps, ev);
 		return false;
 	}
 	if (h->flags & MRC_EV_F_SUSPECT) {

@@ -105,6 +105,24 @@ enum mrc_spray_policy {
  * not a path). The spray's policy (weights, rests) waits for its end.
  */
 #define MRC_EV_VET_PER_TICK	8U
+/*
+ * Siblings: EVs the caller labels with one group (mrc_path_set_set_group())
+ * cross one element of the fabric that fails for all of them at once -- an
+ * SRv6 path set's first segment, a spine, in one plane. When
+ * MRC_EV_GROUP_CONDEMN of a group are suspect at once, the group was silent
+ * (no send on it acknowledged, no ACK back on it) for a round trip before
+ * the set's latest such news, and EVs of other groups still carry data,
+ * the element is condemned: every GOOD EV of the group stands as a suspect
+ * whose first probe went unanswered (MRC_EV_F_CONDEMNED), so its copies in
+ * flight are lost at once (MRC_EV_FELL) and it carries nothing; one more
+ * miss makes it ASSUMED_BAD. Without it, each EV through a dead spine
+ * waits for a copy of its own to outlive the reordering window. The
+ * silence tells a queue from a failure: the EVs of a spine whose queue grew
+ * go suspect together too, but what they carried keeps being acknowledged.
+ * Any sign of life of a condemned EV (a probe answered, a send on it
+ * acknowledged) clears every EV condemned with it.
+ */
+#define MRC_EV_GROUP_CONDEMN	2U
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
 #define MRC_EV_SUSPECT_PROBES	2U	/* unanswered probes of a suspect EV: ASSUMED_BAD */
 #define MRC_EV_PROBES_GOOD	3U	/* probes answered in a row: GOOD again */
@@ -172,6 +190,7 @@ enum mrc_spray_policy {
 #define MRC_EV_F_SUSPECT	0x1U	/* GOOD, but a loss waits for its probe's verdict */
 #define MRC_EV_F_PROBING	0x2U	/* @probe_id and @probe_older are out */
 #define MRC_EV_F_VETTING	0x4U	/* GOOD, not suspect: its probe out vets it (alarm) */
+#define MRC_EV_F_CONDEMNED	0x8U	/* SUSPECT with its group (MRC_EV_GROUP_CONDEMN) */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
@@ -179,6 +198,7 @@ struct mrc_ev_health {
 	uint32_t suspect_seq;	/* SUSPECT: an ack of a later send clears it */
 	uint64_t proven_ns;	/* the latest send on it known to have arrived; 0: none */
 	uint64_t returned_ns;	/* when an ACK last came back on it; 0: never */
+	uint64_t acked_ns;	/* when a send on it was last acknowledged; 0: never */
 	uint32_t probe_id;	/* PROBING: the probe out (the newest, when several) */
 	uint32_t probe_older[MRC_PROBE_IDS_OUT - 1];	/* PROBING: earlier ones, newest first; 0: none */
 	uint64_t probe_ns;	/* when the last probe went out */
@@ -189,6 +209,7 @@ struct mrc_ev_health {
 	uint8_t probes_ok;	/* ASSUMED_BAD: probes answered in a row */
 	uint8_t probes_missed;	/* SUSPECT: probes unanswered */
 	uint8_t weight;		/* MRC_SPRAY_WEIGHTED: 1 ... 255 */
+	uint16_t group;		/* the fabric element it shares (MRC_EV_GROUP_CONDEMN); 0: none */
 	uint32_t rtt_ns;	/* the last probe's round trip */
 	uint32_t srtt_ns;	/* data round trips, smoothed; 0: none yet */
 	uint8_t rest;		/* MRC_SPRAY_ADAPTIVE: rounds of k + 1 it sits out */
@@ -233,6 +254,8 @@ struct mrc_path_set {
 	uint8_t policy;			/* enum mrc_spray_policy */
 	uint32_t rtt_floor_ns;		/* the lowest recent data round trip */
 	uint32_t returned_ev;		/* the EV the latest ACK came back on */
+	uint32_t group_quiet_ns;	/* a group this long without an ACK is silent; 0: unknown */
+	uint64_t heard_ns;		/* the latest acked_ns or returned_ns of any EV */
 
 	/* the alarm (MRC_EV_VET_PER_TICK); alarm_ns 0: none */
 	uint64_t alarm_ns;		/* EVs proven by a send since are vetted */
@@ -289,6 +312,7 @@ int mrc_path_set_init(struct mrc_path_set *ps, struct mrc_ev_health *ev, uint64_
 		      uint32_t nwords, uint32_t nr_ev, uint32_t min_active, uint8_t policy);
 
 int mrc_path_set_set_weight(struct mrc_path_set *ps, uint32_t ev, uint32_t weight);
+int mrc_path_set_set_group(struct mrc_path_set *ps, uint32_t ev, uint32_t group);
 int mrc_path_set_set_probe_tag(struct mrc_path_set *ps, uint32_t tag);
 void mrc_path_set_seed_probe_ids(struct mrc_path_set *ps, uint64_t secret);
 int mrc_path_set_pick(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur, uint32_t avoid,
@@ -299,10 +323,12 @@ uint32_t mrc_path_set_sent(struct mrc_path_set *ps, uint32_t ev);
 void mrc_path_set_returned(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns);
 void mrc_path_set_rtt_sample(struct mrc_path_set *ps, uint32_t ev, uint32_t rtt_ns);
 void mrc_path_set_ce_mark(struct mrc_path_set *ps, uint32_t ev);
-void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
+void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns,
+			uint64_t now_ns);
 bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t seq);
 
-bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns);
+bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns,
+		       uint32_t rtt_ns);
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
 bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 				struct mrc_ev_probe *probe);
