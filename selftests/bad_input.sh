@@ -18,7 +18,9 @@ gid_b() { gid_index_of mrcstb "$(gid_of_v4 $B4)"; }
 # mrc_bad_input CASE as server on A and client on B; both must pass.
 bad_input() { # CASE
 	local out rc=0
-	server_a $BAD_PORT timeout 60 mrc_bad_input -d mrcsta -g "$(gid_a)" -p $BAD_PORT "$1"
+	# the server reads its device's naks_sent through fd 9: its namespace's sysfs has none
+	server_a $BAD_PORT timeout 60 mrc_bad_input -d mrcsta -g "$(gid_a)" -p $BAD_PORT -n 9 "$1" \
+		9<"/sys/class/infiniband/mrcsta/ports/1/hw_counters/naks_sent"
 	out=$(nb timeout 60 mrc_bad_input -d mrcstb -g "$(gid_b)" -p $BAD_PORT "$1" $A4 2>&1) ||
 		rc=$?
 	echo "$out"

@@ -2,7 +2,7 @@
 // mrc_bad_input - RC error paths of a verbs device, between two processes over a TCP side
 // channel, one line per check:
 //
-//     mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] CASE            server (host A)
+//     mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] [-n FD] CASE    server (host A)
 //     mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] CASE SERVER     client (host B)
 //
 //     access  the client WRITEs and READs the server's memory with a bad rkey, then with a good
@@ -29,9 +29,12 @@
 //             grants 1 while the client allows itself 16: 16 READs posted at once fail the
 //             same way; with the client at 1 too, 8 READs complete, every byte right.
 //     rnr-progress  the client allows one RNR retry (rnr_retry 1) and SENDs 4 messages one
-//             after the other; the server (min_rnr_timer 491 ms) posts each receive 200 ms
-//             after the message before landed, so every message meets one RNR NAK and lands on
-//             its retry: all 4 complete, as IB counts RNR retries per message, not per QP.
+//             after the other; the server (min_rnr_timer 491 ms) posts each receive once its
+//             device counted the NAK that refused the message (its naks_sent hw counter, not a
+//             fixed delay a stalled vCPU outlasts), so every message meets one RNR NAK and
+//             lands on its retry: all 4 complete, as IB counts RNR retries per message, not
+//             per QP. In a network namespace sysfs shows no hw counters: -n FD names the
+//             counter's file opened outside (e.g. 9<.../hw_counters/naks_sent).
 //
 // Exit status: 0 when every check passed, 1 when one failed, 2 for bad usage.
 #include <algorithm>
@@ -43,6 +46,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,6 +56,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <unistd.h>
 
 #include "tool_channel.h"
 #include "tool_pattern.h"
@@ -72,8 +77,8 @@ constexpr std::uint32_t kSrqLimit = 4;  // its armed limit
 constexpr std::uint32_t kSrqSends = 6;  // messages the client sends
 constexpr std::uint32_t kSrqSlot = 4096;
 constexpr std::uint32_t kRnrMessages = 4;
-constexpr std::uint8_t kRnrTimer = 31;             // 491.52 ms, IB's encoding
-constexpr std::chrono::milliseconds kRnrPost{200}; // the server's delay before each receive
+constexpr std::uint8_t kRnrTimer = 31;          // 491.52 ms, IB's encoding
+constexpr std::chrono::seconds kRnrNakWait{10}; // how long the server waits for each RNR NAK
 
 struct Options {
     std::string device;
@@ -81,6 +86,7 @@ struct Options {
     std::uint16_t port = 18530;
     std::string server;
     std::string test;
+    int naks_fd = -1; // -n: the server device's naks_sent counter, opened by the caller
 };
 
 // The server's QP and region, as the client needs them.
@@ -769,15 +775,47 @@ bool End::client_rd_atomic() {
 
 // ---- rnr-progress: RNR retries are counted per message ----
 
+// The server device's count of NAKs sent: its hw counter, read from the file the caller opened
+// (-n) or else from sysfs; nullopt when it cannot be read.
+std::optional<std::uint64_t> naks_sent(const Options &o) {
+    const std::string path = "/sys/class/infiniband/" + o.device + "/ports/1/hw_counters/naks_sent";
+    const int fd = o.naks_fd >= 0 ? o.naks_fd : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    std::array<char, 32> buf{};
+
+    if (fd < 0)
+        return std::nullopt;
+    // a sysfs attribute read from its start shows the value anew
+    const ssize_t n = ::pread(fd, buf.data(), buf.size() - 1, 0);
+    if (fd != o.naks_fd)
+        ::close(fd);
+    if (n <= 0)
+        return std::nullopt;
+    return std::strtoull(buf.data(), nullptr, 10);
+}
+
+// Waits until the server's device has sent NAKs beyond @count; false after kRnrNakWait.
+bool nak_sent_beyond(const Options &o, std::uint64_t count) {
+    const auto until = Clock::now() + kRnrNakWait;
+
+    do {
+        const std::optional<std::uint64_t> n = naks_sent(o);
+        if (n && *n > count)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    } while (Clock::now() < until);
+    return false;
+}
+
 bool End::server_rnr() {
     if (!exchange_and_connect())
         return false;
-    bool ok = true;
+    const std::optional<std::uint64_t> base = naks_sent(opt_);
+    bool ok = check(base.has_value(), "%s's naks_sent counter is readable", opt_.device.c_str());
     for (std::uint32_t k = 0; ok && k < kRnrMessages; k++) {
-        // the client's message k is already here and refused: the receive comes well inside
-        // the RNR delay its NAK asked for
-        std::this_thread::sleep_for(kRnrPost);
-        ok = post_recv(k);
+        // the receive for message k goes only once k was refused, and well inside the RNR
+        // delay its NAK asked for
+        ok = check(nak_sent_beyond(opt_, *base + k), "message %u met an RNR NAK", k);
+        ok = ok && post_recv(k);
         const std::vector<ibv_wc> wc =
                 tool::poll_completions(cq_.get(), 1, std::chrono::seconds(10));
         ok = check(ok && wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == k,
@@ -942,12 +980,14 @@ int bad_input_main(std::span<char *> args) {
     std::vector<std::string_view> pos;
     for (std::size_t i = 1; i < args.size(); i++) {
         const std::string_view a = args[i];
-        if ((a == "-d" || a == "-g" || a == "-p") && i + 1 < args.size()) {
+        if ((a == "-d" || a == "-g" || a == "-p" || a == "-n") && i + 1 < args.size()) {
             const char *v = args[++i];
             if (a == "-d")
                 o.device = v;
             else if (a == "-g")
                 o.gid_index = std::atoi(v);
+            else if (a == "-n")
+                o.naks_fd = std::atoi(v);
             else
                 o.port = static_cast<std::uint16_t>(std::atoi(v));
         } else {
@@ -957,7 +997,7 @@ int bad_input_main(std::span<char *> args) {
     if (o.device.empty() || pos.empty() || pos.size() > 2 ||
         (pos[0] != "access" && pos[0] != "flush" && pos[0] != "srq" && pos[0] != "rd-atomic" &&
          pos[0] != "mr-churn" && pos[0] != "rnr-progress")) {
-        std::fprintf(stderr, "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] "
+        std::fprintf(stderr, "usage: mrc_bad_input -d DEV [-g GID_INDEX] [-p PORT] [-n FD] "
                              "access|flush|srq|rd-atomic|mr-churn|rnr-progress "
                              "[SERVER]\n");
         return 2;
