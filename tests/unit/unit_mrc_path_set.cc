@@ -789,6 +789,31 @@ TEST(PathSet, AProbeIsMissedOnceALaterOneWasAnsweredAndAGracePassed) {
 // The probes of one tick share a time stamp but leave one after another: the first answer
 // of a round judges none of the probes sent after it, the answer of the last (the control)
 // judges them all.
+TEST(PathSet, LaterAnswersKeepComingAndDoNotPostponeTheVerdict) {
+    PathSet ps(8);
+    mrc_ev_probe probe{};
+    mrc_ev_change change{};
+
+    ASSERT_TRUE(ps.lose(1));
+    ASSERT_TRUE(mrc_path_set_probe_suspect(ps.get(), 1, 10, &probe));
+    // every millisecond another suspect's first probe is answered (a live EV suspected for a
+    // late packet): each is a later reference than EV 1's probe
+    uint64_t now = 10;
+    for (uint32_t e = 2; e < 8; e++) {
+        now += 1000000;
+        ASSERT_TRUE(ps.lose(e));
+        ASSERT_TRUE(mrc_path_set_probe_suspect(ps.get(), e, now - 500, &probe));
+        mrc_path_set_probe_answered(ps.get(), e, probe.probe_id, now - 400, &change);
+        ps.tick(now);
+    }
+    // each of its probes judged a grace after the first later answer a tick saw, not a grace
+    // after the latest (always 0.4 ms old here): two misses, well before the last resort
+    EXPECT_EQ(mrc_path_set_state(ps.get(), 1), MRC_EV_ASSUMED_BAD);
+    EXPECT_LT(now, MRC_EV_PROBE_TIMEOUT_NS);
+    for (uint32_t e = 2; e < 8; e++)
+        EXPECT_TRUE(mrc_path_set_usable(ps.get(), e)) << "answered: " << e;
+}
+
 TEST(PathSet, AnAnswerJudgesOnlyTheProbesSentBeforeIt) {
     PathSet ps(16);
     for (uint32_t ev = 0; ev < 6; ev++)

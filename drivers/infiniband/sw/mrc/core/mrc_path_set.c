@@ -683,6 +683,7 @@ static void mrc_ev_probe_now(struct mrc_path_set *ps, uint32_t ev, uint64_t now_
 	struct mrc_ev_health *h = &ps->ev[ev];
 
 	h->probe_ns = now_ns;
+	h->judged_from_ns = 0;
 	h->probes++;
 	mrc_ev_probe_out(h, mrc_tick_probe(ps, ev, t, &h->probe_ord));
 	if (judged)
@@ -713,8 +714,14 @@ bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t n
 	return true;
 }
 
-/* Whether probe @ord, sent at @sent_ns, is lost (see MRC_EV_PROBE_GRACE_NS). */
-static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t ord, uint64_t sent_ns,
+/*
+ * Whether @h's probe out is lost (see MRC_EV_PROBE_GRACE_NS). The grace
+ * runs from the first answer to a later probe that a tick saw, kept in
+ * @h: judged from the latest answer instead, a set whose other probes
+ * keep being answered (new suspects', vetting ones) would never judge it
+ * before MRC_EV_PROBE_TIMEOUT_NS.
+ */
+static bool mrc_probe_missed(const struct mrc_path_set *ps, struct mrc_ev_health *h,
 			     uint64_t now_ns)
 {
 	uint64_t grace = ps->ref_rtt_ns > ps->probe_rtt_high_ns ? ps->ref_rtt_ns :
@@ -722,10 +729,14 @@ static bool mrc_probe_missed(const struct mrc_path_set *ps, uint64_t ord, uint64
 
 	if (grace < MRC_EV_PROBE_GRACE_NS)
 		grace = MRC_EV_PROBE_GRACE_NS;
-	if (now_ns - sent_ns >= MRC_EV_PROBE_TIMEOUT_NS)
+	if (now_ns - h->probe_ns >= MRC_EV_PROBE_TIMEOUT_NS)
 		return true;
-	return ps->ref_answered_ns && ord < ps->ref_ord &&
-	       now_ns - ps->ref_answered_ns >= grace;
+	if (!h->judged_from_ns) {
+		if (!ps->ref_answered_ns || h->probe_ord >= ps->ref_ord)
+			return false;
+		h->judged_from_ns = ps->ref_answered_ns;
+	}
+	return now_ns - h->judged_from_ns >= grace;
 }
 
 /* Whether an interval probe may go now (see MRC_EV_PROBE_BUDGET); takes it. */
@@ -759,7 +770,7 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	searching = h->state == MRC_EV_ASSUMED_BAD && !h->probes_ok;
 
 	if ((h->flags & MRC_EV_F_PROBING) && !searching &&
-	    mrc_probe_missed(ps, h->probe_ord, h->probe_ns, now_ns)) {
+	    mrc_probe_missed(ps, h, now_ns)) {
 		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 		if (h->flags & MRC_EV_F_VETTING) {
 			/* a vetting probe missed: suspect, its first probe missed */

@@ -131,9 +131,10 @@ enum mrc_spray_policy {
  * Probe timing (the caller's clock, nanoseconds). A probe is judged missed
  * relative to the others, not by a clock alone: when a probe sent after it
  * (on any EV; a *control* probe on a usable EV goes out last with every
- * round of suspect probes) was answered, and a grace has passed without
- * this one's answer: that answer's RTT or the recent high of probe RTTs,
- * whichever is longer, and at least MRC_EV_PROBE_GRACE_NS. Live paths answer
+ * round of suspect probes) was answered, and a grace has passed since the
+ * first such answer a tick saw without this one's answer: the latest
+ * answer's RTT or the recent high of probe RTTs, whichever is longer, and
+ * at least MRC_EV_PROBE_GRACE_NS. Live paths answer
  * with a spread (in a VM, one vCPU's softirq backlog is long while the
  * other's is short), and the slow end of it is no dead path. "After" is
  * the order of sending, not the clock: the probes of one tick share a time
@@ -203,6 +204,7 @@ struct mrc_ev_health {
 	uint32_t probe_older[MRC_PROBE_IDS_OUT - 1];	/* PROBING: earlier ones, newest first; 0: none */
 	uint64_t probe_ns;	/* when the last probe went out */
 	uint64_t probe_ord;	/* PROBING: its place in the order of sending */
+	uint64_t judged_from_ns; /* PROBING: a later probe's answer, first seen; 0: none yet */
 	uint8_t state;		/* enum mrc_ev_health_state */
 	uint8_t reason;		/* enum mrc_ev_cause of the last change */
 	uint8_t flags;		/* MRC_EV_F_* */
