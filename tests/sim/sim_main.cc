@@ -2,7 +2,10 @@
 // summary; exits non-zero when a scenario fails that is not listed as an expected failure,
 // or one listed passes (the list must shrink as the transport improves).
 //
-//   mrc_sim [--only SUBSTRING] [--xfail FILE] [--plot FILE.png] [--trace NS]
+//   mrc_sim [--only SUBSTRING] [--xfail FILE] [--plot FILE.png] [--trace NS] [--seed N]
+//
+// --seed runs every scenario on another draw of the fabric (ECMP hash, jitter, random loss):
+// make sim-seeds shows how much of the matrix holds beyond the seed it is judged on.
 #include "sim_scenario.h"
 
 #include <cstdio>
@@ -31,6 +34,7 @@ int main(int argc, char **argv) {
     const char *only = nullptr;
     const char *plot_path = nullptr;
     uint64_t trace_ns = 0;
+    uint64_t seed = 0;
     std::set<std::string> xfail;
     unsigned passed = 0;
     unsigned failed = 0;
@@ -41,6 +45,8 @@ int main(int argc, char **argv) {
             only = argv[i + 1];
         } else if (!std::strcmp(argv[i], "--trace")) {
             trace_ns = std::strtoull(argv[i + 1], nullptr, 0);
+        } else if (!std::strcmp(argv[i], "--seed")) {
+            seed = std::strtoull(argv[i + 1], nullptr, 0);
         } else if (!std::strcmp(argv[i], "--plot")) {
             plot_path = argv[i + 1];
         } else if (!std::strcmp(argv[i], "--xfail")) {
@@ -48,14 +54,17 @@ int main(int argc, char **argv) {
         } else {
             std::fprintf(
                     stderr,
-                    "usage: %s [--only SUBSTRING] [--xfail FILE] [--plot FILE.png] [--trace NS]\n",
+                    "usage: %s [--only SUBSTRING] [--xfail FILE] [--plot FILE.png] [--trace NS] "
+                    "[--seed N]\n",
                     argv[0]);
             return 2;
         }
     }
-    for (const auto &sc : mrc::sim::matrix()) {
+    for (auto sc : mrc::sim::matrix()) {
         if (only && sc.name.find(only) == std::string::npos)
             continue;
+        if (seed)
+            sc.seed = seed;
         const mrc::sim::Result r = mrc::sim::run(sc, trace_ns);
         const bool listed = xfail.contains(sc.name);
         std::string verdict;

@@ -248,7 +248,7 @@ void Sender::account(uint32_t old_una, const mrc_sack &sack) {
     auto one = [&](uint32_t psn) {
         mrc_tx_rec &r = rec(psn);
 
-        if (mrc_tx_rec_acked(&r, psn, &acked) && r.account)
+        if (mrc_tx_rec_acked(&r, psn, &acked) && mrc_tx_rec_credits_ev(&r, &loss_, now))
             mrc_path_set_acked(&ps_, r.ev, r.seq, r.sent_ns, now);
     };
 

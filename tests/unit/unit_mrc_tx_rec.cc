@@ -43,6 +43,22 @@ TEST_F(TxRec, SentRecordsTheCopy) {
     EXPECT_EQ(1, rec.resent);
 }
 
+// An ACK that covers a resend sooner than a round trip after it left is for the earlier copy:
+// the resend's EV must not be credited, or a dead EV that carried the resend would look alive
+// and its own losses would count as older than that acknowledgement.
+TEST_F(TxRec, AckTooSoonForTheResendCreditsNoEv) {
+    mrc_tx_rec rec{};
+
+    mrc_loss_on_acked(&loss, 1, 0, 20 * kUs, false); // min RTT 20 us
+    mrc_tx_rec_sent(&rec, 100 * kUs, 3, 9, true, true, 0);
+    EXPECT_FALSE(mrc_tx_rec_credits_ev(&rec, &loss, 105 * kUs));
+    EXPECT_TRUE(mrc_tx_rec_credits_ev(&rec, &loss, 120 * kUs));
+    mrc_tx_rec_sent(&rec, 100 * kUs, 3, 9, true, false, 0); // a first copy: always its own
+    EXPECT_TRUE(mrc_tx_rec_credits_ev(&rec, &loss, 105 * kUs));
+    mrc_tx_rec_sent(&rec, 100 * kUs, 3, 9, true, false, 1); // not the packet's first PSN
+    EXPECT_FALSE(mrc_tx_rec_credits_ev(&rec, &loss, 120 * kUs));
+}
+
 // A copy on an EV that fell (no longer carries data) is lost at once, before any evidence of
 // time.
 TEST_F(TxRec, FallenEvIsLostAtOnce) {

@@ -42,7 +42,7 @@ static void mrc_comp_account_psn(struct mrc_qp *qp, u32 psn, struct mrc_tx_acked
 {
 	struct mrc_tx_rec *rec = &qp->req.rec[psn & (qp->window - 1)];
 
-	if (mrc_tx_rec_acked(rec, psn, acked) && rec->account)
+	if (mrc_tx_rec_acked(rec, psn, acked) && mrc_tx_rec_credits_ev(rec, &qp->req.loss, now))
 		mrc_path_account_acked(qp->path, rec->ev, rec->seq, rec->sent_ns, now);
 }
 

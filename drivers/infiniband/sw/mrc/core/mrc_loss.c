@@ -50,6 +50,16 @@ uint32_t mrc_loss_min_rtt(const struct mrc_loss *l)
 	return m == MRC_RTT_MIN_NONE ? l->p.initial_rtt_ns : m;
 }
 
+/*
+ * An ACK sooner than any round trip after a resent copy left is for an
+ * earlier copy: neither the last copy's EV nor what left with it may be
+ * judged by it.
+ */
+bool mrc_loss_acked_earlier_copy(const struct mrc_loss *l, uint64_t sent_ns, uint64_t now_ns)
+{
+	return mrc_loss_rtt(sent_ns, now_ns) < mrc_loss_min_rtt(l);
+}
+
 /* Was (a_ns, a_psn) sent after (b_ns, b_psn)? PSN order breaks ties of the clock. */
 static bool mrc_loss_sent_after(uint64_t a_ns, uint32_t a_psn, uint64_t b_ns, uint32_t b_psn)
 {
@@ -62,12 +72,8 @@ void mrc_loss_on_acked(struct mrc_loss *l, uint32_t psn, uint64_t sent_ns, uint6
 	uint32_t rtt = mrc_loss_rtt(sent_ns, now_ns);
 
 	if (resent) {
-		/*
-		 * Sooner than any round trip after the last copy left: the
-		 * ACK is for an earlier copy, and says nothing about what was
-		 * sent with the last one.
-		 */
-		if (rtt < mrc_loss_min_rtt(l))
+		/* says nothing about what was sent with the last copy */
+		if (mrc_loss_acked_earlier_copy(l, sent_ns, now_ns))
 			return;
 	} else {
 		mrc_loss_sample(l, rtt, now_ns);

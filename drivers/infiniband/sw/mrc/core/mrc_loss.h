@@ -120,6 +120,7 @@ uint32_t mrc_loss_reo_wnd(const struct mrc_loss *l);
 
 /* The least RTT of the last two epochs (the initial RTT before a sample). */
 uint32_t mrc_loss_min_rtt(const struct mrc_loss *l);
+bool mrc_loss_acked_earlier_copy(const struct mrc_loss *l, uint64_t sent_ns, uint64_t now_ns);
 
 /*
  * Since when a send must have been acknowledged for its EV to count as

@@ -29,6 +29,20 @@ bool mrc_tx_rec_acked(struct mrc_tx_rec *rec, uint32_t psn, struct mrc_tx_acked 
 }
 
 /*
+ * Whether the EV @rec names may be credited with the ACK that just covered
+ * it (mrc_path_set_acked()). Not when the last copy was a resend and the
+ * ACK came too soon to be for it: the earlier copy arrived, and crediting
+ * the resend's EV would make a dead EV look alive (its losses then count
+ * as older than an acknowledgement and never make it suspect).
+ */
+bool mrc_tx_rec_credits_ev(const struct mrc_tx_rec *rec, const struct mrc_loss *l, uint64_t now_ns)
+{
+	if (!rec->account)
+		return false;
+	return !rec->resent || !mrc_loss_acked_earlier_copy(l, rec->sent_ns, now_ns);
+}
+
+/*
  * Loss detection hears of the newest copy an ACK covered: what was sent
  * before it should have arrived by now, too. A resent copy counts when it
  * is newer than every copy sent once (mrc_loss_on_acked() ignores it when

@@ -54,6 +54,7 @@ struct mrc_tx_acked {
 };
 
 bool mrc_tx_rec_acked(struct mrc_tx_rec *rec, uint32_t psn, struct mrc_tx_acked *acked);
+bool mrc_tx_rec_credits_ev(const struct mrc_tx_rec *rec, const struct mrc_loss *l, uint64_t now_ns);
 uint32_t mrc_tx_acked_rtt(const struct mrc_tx_acked *acked, uint64_t now_ns);
 uint32_t mrc_tx_rec_marked_rtt(const struct mrc_tx_rec *rec, uint64_t now_ns);
 void mrc_tx_acked_to_loss(const struct mrc_tx_acked *acked, struct mrc_loss *l, uint64_t now_ns);
