@@ -159,19 +159,46 @@ TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
     EXPECT_EQ(7U, ps.get()->returned_ev);
 }
 
-// Another packet asking for an ACK keeps to the spray while nothing in the set is suspect
-// or ASSUMED_BAD; once something is, it too takes an EV that round trips.
+// Another packet asking for an ACK keeps to the spray's policy while nothing in the set is
+// suspect or ASSUMED_BAD, on a walk of its own; once something is, it takes an EV that round
+// trips.
 TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
     mrc_path_set_acked(ps.get(), 7, 0, 3000, 0);
     mrc_path_set_returned(ps.get(), 7, 3500);
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
-    EXPECT_EQ(0U, ev); // the spray's next
-    EXPECT_EQ(1U, cur.next);
+    EXPECT_EQ(0U, ev); // the walk of answers' first
+    EXPECT_EQ(1U, cur.answer);
+    EXPECT_EQ(0U, cur.next); // the data's walk untouched
     mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200), PathSet::kProvenNs,
                       0); // 200 suspect
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
     EXPECT_EQ(7U, ev);
-    EXPECT_EQ(1U, cur.next); // the spray's walk untouched
+    EXPECT_EQ(0U, cur.next);
+}
+
+// Messages of a multiple of the spine count, each asking for an ACK with its last packet: on
+// a settled set the packets that ask walk every EV (so their ACKs come back over every
+// spine, the way they went), not the same place of each round of the data's walk.
+TEST(PathSetSpray, PacketsAskingForAckSpreadOverTheSpines) {
+    constexpr uint32_t kEvs = 64;
+    constexpr uint32_t kSpines = 4; // EV e names spine e % 4, as SRv6 profiles list them
+    constexpr uint32_t kMessagePkts = 8;
+    PathSet ps(kEvs);
+    mrc_ev_cursor cur{};
+    std::array<uint32_t, kSpines> asked{};
+    uint32_t ev = 0;
+
+    ASSERT_EQ(0, ps.init_result());
+    for (uint32_t pkt = 0; pkt < 64 * kMessagePkts; pkt++) {
+        if ((pkt + 1) % kMessagePkts) {
+            ASSERT_EQ(0, mrc_path_set_pick(ps.get(), &cur, MRC_PROFILE_EV_MAX, &ev));
+            continue;
+        }
+        ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 0, false, &ev));
+        asked[ev % kSpines]++;
+    }
+    for (uint32_t spine = 0; spine < kSpines; spine++)
+        EXPECT_EQ(64U / kSpines, asked[spine]) << "spine " << spine;
 }
 
 // During an alarm a packet that asks for an ACK takes only vetted EVs too: one that round

@@ -308,16 +308,30 @@ static bool mrc_ev_round_trips(const struct mrc_path_set *ps, uint32_t ev, uint3
  * pick while no EV of the set is suspect or ASSUMED_BAD: then every way
  * back works as far as anyone knows, and what matters is that the spray
  * stays even (a few EVs that happened to bring ACKs back would otherwise
- * carry every sixteenth packet). The scan starts at and moves the cursor's
- * @answer, not its @next.
+ * carry every sixteenth packet): the set's policy then walks @answer, not
+ * @next, so that the packets that ask for an ACK -- every message's last
+ * among them -- do not fall on the same EVs of every round of the data's
+ * walk (with messages of 64 packets over EVs named spine by spine, every
+ * ACK the responder was asked for would come back over one spine). The
+ * scan starts at and moves the cursor's @answer, not its @next.
  */
 int mrc_path_set_pick_proven(const struct mrc_path_set *ps, struct mrc_ev_cursor *cur,
 			     uint32_t avoid, uint64_t since_ns, bool resend, uint32_t *ev)
 {
 	uint32_t e, i, scan, proven = ps->nr_ev;
+	struct mrc_ev_cursor walk;
+	int rc;
 
-	if (!ps->nr_usable || (!resend && !ps->nr_suspect && !ps->nr_bad && !ps->alarm_ns))
+	if (!ps->nr_usable)
 		return mrc_path_set_pick(ps, cur, avoid, ev);
+	if (!resend && !ps->nr_suspect && !ps->nr_bad && !ps->alarm_ns) {
+		walk = *cur;
+		walk.next = cur->answer;
+		walk.left = 0;
+		rc = mrc_ev_pick_spray(ps, &walk, avoid, ev);
+		cur->answer = walk.next;
+		return rc;
+	}
 	scan = ps->nr_usable < MRC_PICK_PROVEN_SCAN ? ps->nr_usable : MRC_PICK_PROVEN_SCAN;
 	e = mrc_ev_find_good(ps, mrc_ev_wrap(ps, cur->answer));
 	for (i = 0; i < scan; i++) {
