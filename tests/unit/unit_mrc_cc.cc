@@ -200,6 +200,35 @@ TEST_F(Cc, OneDecreasePerSmoothedRtt) {
     EXPECT_EQ(1U, cc.loss_decreases);
 }
 
+// A decrease is sized by the queue as the latest sample finds it: the smoothed RTT still
+// remembers the queue the last decrease drained. A sample within the target cuts nothing.
+TEST(CcDelay, ADecreaseIsSizedByTheQueueAsItStandsNow) {
+    const mrc_cc_params p = params();
+    mrc_cc standing{};
+    mrc_cc draining{};
+    mrc_cc drained{};
+
+    for (mrc_cc *cc : {&standing, &draining, &drained}) {
+        ASSERT_EQ(0, mrc_cc_init(cc, &p, 0));
+        mrc_cc_on_ack(cc, 1, 100 * kUs, 0); // base and srtt 100 us
+        mrc_cc_on_ack(cc, 1, 20 * kMs, 0);  // srtt 2.59 ms: the first decrease, to ~45.6
+        ASSERT_EQ(1U, cc->delay_decreases);
+    }
+    const uint32_t after_first = mrc_cc_cwnd(&drained);
+    const uint64_t later = 3 * kMs;                 // past the hold of a smoothed RTT
+    mrc_cc_on_ack(&standing, 1, 20 * kMs, later);   // srtt 4.76 ms: cut by the smoothed 4.66
+    mrc_cc_on_ack(&draining, 1, 1500 * kUs, later); // srtt 2.45 ms, the sample 1.4 ms of queue
+    mrc_cc_on_ack(&drained, 1, 500 * kUs, later);   // the sample within the 1 ms target
+    EXPECT_EQ(2U, standing.delay_decreases);
+    EXPECT_GE(mrc_cc_cwnd(&standing), 27U);
+    EXPECT_LE(mrc_cc_cwnd(&standing), 29U);
+    EXPECT_EQ(2U, draining.delay_decreases);
+    EXPECT_GE(mrc_cc_cwnd(&draining), 38U) << "sized by the smoothed RTT it would be ~32";
+    EXPECT_LE(mrc_cc_cwnd(&draining), 40U);
+    EXPECT_EQ(1U, drained.delay_decreases);
+    EXPECT_EQ(after_first, mrc_cc_cwnd(&drained)) << "neither cut nor grown: srtt is beyond";
+}
+
 TEST_F(Cc, ShrinksNoFurtherThanTheMinimum) {
     for (int i = 0; i < 50; i++)
         mrc_cc_on_loss(&cc, now + static_cast<uint64_t>(i) * kMs, false);

@@ -25,12 +25,14 @@ public:
         init_result_ =
                 mrc_path_set_init(&ps_, ev_.data(), good_.data(),
                                   static_cast<uint32_t>(good_.size()), nr_ev, min_active, policy);
-        // every EV proven at kProvenNs, as on a fabric that carried traffic: a loss sent then
-        // alarms the set with every EV vetted already (the alarm's own tests lose later)
+        // every EV proven at kProvenNs, as on a fabric that carried traffic: a loss sent before
+        // (kLostNs) alarms the set with every EV vetted already (the alarm's own tests lose
+        // later)
         for (uint32_t e = 0; e < nr_ev && !init_result_; e++)
             ev_[e].proven_ns = kProvenNs;
     }
-    static constexpr uint64_t kProvenNs = 1;
+    static constexpr uint64_t kLostNs = 1;
+    static constexpr uint64_t kProvenNs = 2;
     [[nodiscard]] int init_result() const { return init_result_; }
     mrc_path_set *get() { return &ps_; }
     mrc_path_set *operator->() { return &ps_; }
@@ -45,7 +47,7 @@ public:
     [[nodiscard]] int last_rc() const { return last_rc_; }
 
     // Lose one transmission on @ev; whether that made the EV suspect.
-    bool lose(uint32_t ev, uint64_t sent_ns = kProvenNs) {
+    bool lose(uint32_t ev, uint64_t sent_ns = kLostNs) {
         return mrc_path_set_lost(&ps_, ev, mrc_path_set_sent(&ps_, ev), sent_ns, 0);
     }
 
@@ -125,7 +127,7 @@ TEST_F(PathSetProven, PickProvenSkipsEvsNothingLatelyCrossed) {
     cur.answer = 60;
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, true, &ev));
     EXPECT_EQ(90U, ev);
-    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90), PathSet::kProvenNs,
+    mrc_path_set_lost(ps.get(), 90, mrc_path_set_sent(ps.get(), 90), PathSet::kLostNs,
                       0); // suspect: not usable
     cur.answer = 60;
     cur.next = 60;
@@ -152,7 +154,7 @@ TEST_F(PathSetProven, PickProvenPrefersEvsWhoseAcksCameBack) {
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(7U, ev);
     // unless it is not usable
-    mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), PathSet::kProvenNs, 0);
+    mrc_path_set_lost(ps.get(), 7, mrc_path_set_sent(ps.get(), 7), PathSet::kLostNs, 0);
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 9000, true, &ev));
     EXPECT_EQ(0U, ev);
     mrc_path_set_returned(ps.get(), 4096, 9999); // out of range: ignored
@@ -169,7 +171,7 @@ TEST_F(PathSetProven, PickProvenKeepsTheSprayWhileTheSetIsSettled) {
     EXPECT_EQ(0U, ev); // the walk of answers' first
     EXPECT_EQ(1U, cur.answer);
     EXPECT_EQ(0U, cur.next); // the data's walk untouched
-    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200), PathSet::kProvenNs,
+    mrc_path_set_lost(ps.get(), 200, mrc_path_set_sent(ps.get(), 200), PathSet::kLostNs,
                       0); // 200 suspect
     ASSERT_EQ(0, mrc_path_set_pick_proven(ps.get(), &cur, MRC_PROFILE_EV_MAX, 2000, false, &ev));
     EXPECT_EQ(7U, ev);
@@ -458,7 +460,7 @@ TEST(PathSet, ALossAfterWhichLaterSendsWereAckedIsNoSuspicion) {
     PathSet ps(2);
     const uint32_t lost = mrc_path_set_sent(ps.get(), 0);
     mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 1, 0);
-    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost, PathSet::kProvenNs, 0));
+    EXPECT_FALSE(mrc_path_set_lost(ps.get(), 0, lost, PathSet::kLostNs, 0));
     EXPECT_TRUE(mrc_path_set_usable(ps.get(), 0));
     EXPECT_EQ(ps->ev[0].losses, 1U);
 }
@@ -495,6 +497,65 @@ TEST(PathSet, AnAlarmKeepsNewDataOnEvsProvenSinceTheLoss) {
     for (int i = 0; i < 9; i++)
         seen.insert(ps.pick());
     EXPECT_EQ(seen, (std::set<int64_t>{2, 5, 7}));
+}
+
+// A send as old as the lost one proves nothing about the time after it: queued ahead of the
+// lost packet, it crossed before the failure. Only a send strictly after the loss vets.
+TEST(PathSet, ASendAsOldAsTheLostOneVetsNothing) {
+    PathSet ps(16);
+    std::set<int64_t> seen;
+
+    mrc_path_set_acked(ps.get(), 4, mrc_path_set_sent(ps.get(), 4), 1500, 0); // same instant
+    mrc_path_set_acked(ps.get(), 6, mrc_path_set_sent(ps.get(), 6), 1501, 0);
+    ASSERT_TRUE(ps.lose(9, 1500));
+    for (int i = 0; i < 4; i++)
+        seen.insert(ps.pick());
+    EXPECT_EQ(seen, (std::set<int64_t>{6}));
+    mrc_path_set_acked(ps.get(), 4, mrc_path_set_sent(ps.get(), 4), 1500, 0);
+    EXPECT_EQ(ps.pick(), 6) << "acknowledged during the alarm, but sent with the lost one";
+}
+
+// During the alarm every MRC_EV_VET_EVERY_SENT packets bring a vetting probe on the next EV
+// neither vetted nor probed yet; answered, it carries data. No alarm, no probe.
+TEST(PathSet, DuringAnAlarmTheDataPacesVettingProbes) {
+    PathSet ps(16);
+    std::vector<mrc_ev_probe> probes;
+    std::set<uint32_t> probed;
+    mrc_ev_probe probe{};
+    std::set<int64_t> seen;
+
+    for (uint32_t i = 0; i < 4 * MRC_EV_VET_EVERY_SENT; i++)
+        EXPECT_FALSE(mrc_path_set_vet_probe(ps.get(), 1000, &probe)) << "no alarm";
+    mrc_path_set_acked(ps.get(), 2, mrc_path_set_sent(ps.get(), 2), 2000, 0);
+    mrc_path_set_acked(ps.get(), 5, mrc_path_set_sent(ps.get(), 5), 2000, 0);
+    ASSERT_TRUE(ps.lose(9, 1500));
+    for (uint32_t i = 0; i < 3 * MRC_EV_VET_EVERY_SENT; i++) {
+        if (mrc_path_set_vet_probe(ps.get(), 3000, &probe)) {
+            probes.push_back(probe);
+            probed.insert(probe.ev);
+        }
+    }
+    ASSERT_EQ(probes.size(), 3U);
+    EXPECT_EQ(probed, (std::set<uint32_t>{0, 1, 3})) << "vetted 2 and suspect 9 skipped";
+    for (const mrc_ev_probe &p : probes)
+        EXPECT_TRUE(ps->ev[p.ev].flags & MRC_EV_F_VETTING);
+    ps.answer(probes, 4000, MRC_PROFILE_EV_MAX);
+    for (int i = 0; i < 10; i++)
+        seen.insert(ps.pick());
+    EXPECT_EQ(seen, (std::set<int64_t>{0, 1, 2, 3, 5}));
+}
+
+// The scan for an EV to vet is bounded: with every usable EV vetted or probing, nothing.
+TEST(PathSet, DataPacedVettingStopsWhenEveryEvIsVettedOrProbing) {
+    PathSet ps(4);
+    mrc_ev_probe probe{};
+    uint32_t sent = 0;
+
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 2000, 0);
+    ASSERT_TRUE(ps.lose(3, 1500));
+    for (uint32_t i = 0; i < 8 * MRC_EV_VET_EVERY_SENT; i++)
+        sent += mrc_path_set_vet_probe(ps.get(), 3000, &probe) ? 1U : 0U;
+    EXPECT_EQ(sent, 2U) << "EVs 1 and 2, once each";
 }
 
 // Each tick vets EVs not vetted yet with a probe; the alarm ends once every usable EV is
@@ -1283,7 +1344,7 @@ private:
                 continue;
             if (mrc_path_set_gap_lost(ps_.get(), f.ev, f.seq) ||
                 mrc_path_time_lost(f.sent, newest_acked_sent_, kReorder)) {
-                mrc_path_set_lost(ps_.get(), f.ev, f.seq, PathSet::kProvenNs, 0);
+                mrc_path_set_lost(ps_.get(), f.ev, f.seq, PathSet::kLostNs, 0);
                 f.ev = kDone; // resent elsewhere by the QP
             }
         }

@@ -114,6 +114,17 @@ static uint32_t mrc_cc_delay(const struct mrc_cc *cc)
 }
 
 /*
+ * The queueing delay @rtt_ns alone says: the queue as it stands now, where
+ * the smoothed RTT still remembers the one a decrease has drained already.
+ */
+static uint32_t mrc_cc_sample_delay(const struct mrc_cc *cc, uint32_t rtt_ns)
+{
+	uint32_t base = mrc_cc_base_rtt(cc);
+
+	return rtt_ns > base ? rtt_ns - base : 0;
+}
+
+/*
  * Below the target the window grows by a packet per window, plus up to
  * MRC_CC_PROP_GAIN more the emptier the queue is (after NSCC's
  * proportional increase): a window cut by a failure or a loss returns
@@ -159,7 +170,9 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 			delay = 0;
 			target = 0;
 		} else if (delay > target) {
-			if (mrc_cc_may_decrease(cc, now_ns))
+			if (mrc_cc_sample_delay(cc, rtt_ns) < delay)
+				delay = mrc_cc_sample_delay(cc, rtt_ns);
+			if (delay > target && mrc_cc_may_decrease(cc, now_ns))
 				mrc_cc_delay_decrease(cc, delay, target);
 			return;
 		}

@@ -27,7 +27,11 @@
  * to MRC_CC_PROP_GAIN more in proportion to how far below the target the
  * delay is.  Beyond the target it shrinks in proportion to how far beyond,
  * by at most half, at most once per smoothed RTT, so one queue is not
- * counted twice.  A loss shrinks it by a quarter (once per RTT: losses
+ * counted twice; how far beyond is the smaller of the smoothed delay and
+ * the latest sample's, which sees the queue a decrease already drained
+ * (the smoothed RTT lags it by a round trip: four decreases sized by it
+ * took a window from the fair share to a fifth of it after a failure), and
+ * a sample within the target cuts nothing.  A loss shrinks it by a quarter (once per RTT: losses
  * come in bursts), unless it was on a path that failed -- the path's
  * bypass, not the window, is the answer to that -- or came with no queue
  * beyond the target: then it was corruption or bad luck, not congestion

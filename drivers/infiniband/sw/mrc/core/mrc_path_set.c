@@ -452,7 +452,7 @@ void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint
 		ps->heard_ns = now_ns;
 	if (sent_ns > h->proven_ns)
 		h->proven_ns = sent_ns;
-	if (ps->alarm_ns && sent_ns >= ps->alarm_ns)
+	if (ps->alarm_ns && sent_ns > ps->alarm_ns)
 		mrc_ev_vet(ps, ev);
 
 	if ((int32_t)(seq + 1U - h->acked_seq) > 0)
@@ -507,8 +507,9 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 }
 
 /*
- * The alarm starts (MRC_EV_VET_PER_TICK): EVs proven by a send at or after
- * @sent_ns, the lost one's, are vetted already.
+ * The alarm starts (MRC_EV_VET_PER_TICK): EVs proven by a send after
+ * @sent_ns, the lost one's, are vetted already (one sent in the same
+ * instant was queued ahead of the lost one and proves nothing later).
  */
 static void mrc_alarm_start(struct mrc_path_set *ps, uint64_t sent_ns)
 {
@@ -518,7 +519,7 @@ static void mrc_alarm_start(struct mrc_path_set *ps, uint64_t sent_ns)
 	ps->alarm_bad = 0;
 	memset(ps->vetted, 0, sizeof(ps->vetted));
 	for (ev = 0; ev < ps->nr_ev; ev++)
-		if (ps->ev[ev].proven_ns >= ps->alarm_ns)
+		if (ps->ev[ev].proven_ns > ps->alarm_ns)
 			mrc_ev_vet(ps, ev);
 }
 
@@ -724,6 +725,53 @@ bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t n
 	if (h->state != MRC_EV_GOOD || !(h->flags & MRC_EV_F_SUSPECT) ||
 	    (h->flags & MRC_EV_F_PROBING))
 		return false;
+	mrc_ev_probe_now(ps, ev, now_ns, &t, true);
+	return true;
+}
+
+/*
+ * From @from on, wrapping, the first usable EV neither vetted nor probing,
+ * among at most MRC_EV_VET_SCAN candidates; nr_ev when there is none.
+ */
+static uint32_t mrc_ev_find_unvetted(const struct mrc_path_set *ps, uint32_t from)
+{
+	uint32_t nwords = MRC_PATH_SET_WORDS(ps->nr_ev);
+	uint32_t w = from / 64U, i, ev, seen = 0;
+	uint64_t bits = ps->usable[w] & ~ps->vetted[w] & (~0ULL << (from % 64U));
+
+	for (i = 0; i <= nwords && seen < MRC_EV_VET_SCAN; i++) {
+		while (bits && seen < MRC_EV_VET_SCAN) {
+			ev = w * 64U + mrc_ctz64(bits);
+			if (!(ps->ev[ev].flags & MRC_EV_F_PROBING))
+				return ev;
+			bits &= bits - 1U;
+			seen++;
+		}
+		w = w + 1U == nwords ? 0 : w + 1U;
+		bits = ps->usable[w] & ~ps->vetted[w];
+	}
+	return ps->nr_ev;
+}
+
+/*
+ * A packet of the set went out during the alarm: every
+ * MRC_EV_VET_EVERY_SENT of them, a vetting probe on the next EV not vetted
+ * yet, for the caller to send now (true, *@probe filled). Judged like the
+ * ticks' vetting probes: answered, the EV is vetted; missed, suspect.
+ */
+bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_ev_probe *probe)
+{
+	struct mrc_path_tick t = { .probes = probe, .max_probes = 1 };
+	uint32_t ev;
+
+	if (!ps->alarm_ns || ++ps->vet_sent < MRC_EV_VET_EVERY_SENT)
+		return false;
+	ps->vet_sent = 0;
+	ev = mrc_ev_find_unvetted(ps, mrc_ev_wrap(ps, ps->vet_data_next));
+	if (ev >= ps->nr_ev)
+		return false;
+	ps->vet_data_next = ev + 1U;
+	ps->ev[ev].flags |= MRC_EV_F_VETTING;
 	mrc_ev_probe_now(ps, ev, now_ns, &t, true);
 	return true;
 }
