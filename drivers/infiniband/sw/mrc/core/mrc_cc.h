@@ -31,11 +31,11 @@
  * the latest sample's, which sees the queue a decrease already drained
  * (the smoothed RTT lags it by a round trip: four decreases sized by it
  * took a window from the fair share to a fifth of it after a failure), and
- * a sample within the target cuts nothing.  A loss shrinks it by a quarter (once per RTT: losses
- * come in bursts), unless it was on a path that failed -- the path's
- * bypass, not the window, is the answer to that -- or came with no queue
- * beyond the target: then it was corruption or bad luck, not congestion
- * (after NSCC, which leaves the window to delay and ECN).
+ * a sample within the target cuts nothing.  A loss shrinks it by a quarter
+ * (once per RTT: losses come in bursts), unless it was on a path that
+ * failed -- the path's bypass, not the window, is the answer to that -- or
+ * came with no queue beyond the target: then it was corruption or bad luck,
+ * not congestion (after NSCC, which leaves the window to delay and ECN).
  * A retransmit timeout drops it to the minimum, from where it grows by
  * every acknowledged packet again up to half of what it was.
  *
