@@ -545,6 +545,29 @@ TEST(PathSet, DuringAnAlarmTheDataPacesVettingProbes) {
     EXPECT_EQ(seen, (std::set<int64_t>{0, 1, 2, 3, 5}));
 }
 
+// A paced vetting probe only vets: missed, its EV is left unvetted, neither suspect nor
+// probing on its account -- the ticks' own vetting judges it (a VM's late answers to the many
+// paced probes would otherwise condemn live EVs).
+TEST(PathSet, AMissedPacedVettingProbeJudgesNothing) {
+    PathSet ps(4);
+    mrc_ev_probe probe{};
+    std::vector<mrc_ev_probe> paced;
+
+    mrc_path_set_acked(ps.get(), 0, mrc_path_set_sent(ps.get(), 0), 2000, 0);
+    ASSERT_TRUE(ps.lose(3, 1500));
+    for (uint32_t i = 0; i < MRC_EV_VET_EVERY_SENT; i++) {
+        if (mrc_path_set_vet_probe(ps.get(), 3000, &probe))
+            paced.push_back(probe);
+    }
+    ASSERT_EQ(paced.size(), 1U);
+    ASSERT_EQ(paced[0].ev, 1U);
+    ps.tick(3000 + MRC_EV_PROBE_TIMEOUT_NS);
+    EXPECT_FALSE(ps->ev[1].flags & MRC_EV_F_SUSPECT);
+    EXPECT_FALSE(ps->ev[1].flags & MRC_EV_F_VET_PACED);
+    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1));
+    EXPECT_EQ(ps->ev[1].state, MRC_EV_GOOD);
+}
+
 // The scan for an EV to vet is bounded: with every usable EV vetted or probing, nothing.
 TEST(PathSet, DataPacedVettingStopsWhenEveryEvIsVettedOrProbing) {
     PathSet ps(4);

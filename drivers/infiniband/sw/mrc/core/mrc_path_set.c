@@ -529,7 +529,7 @@ static void mrc_ev_make_suspect(struct mrc_path_set *ps, uint32_t ev)
 	struct mrc_ev_health *h = &ps->ev[ev];
 
 	h->flags |= MRC_EV_F_SUSPECT;
-	h->flags &= (uint8_t)~(MRC_EV_F_PROBING | MRC_EV_F_VETTING);
+	h->flags &= (uint8_t)~(MRC_EV_F_PROBING | MRC_EV_F_VETTING | MRC_EV_F_VET_PACED);
 	h->suspect_seq = h->tx_seq - 1U;	/* nothing sent so far proves anything */
 	h->probes_missed = 0;
 	ps->nr_suspect++;
@@ -756,8 +756,8 @@ static uint32_t mrc_ev_find_unvetted(const struct mrc_path_set *ps, uint32_t fro
 /*
  * A packet of the set went out during the alarm: every
  * MRC_EV_VET_EVERY_SENT of them, a vetting probe on the next EV not vetted
- * yet, for the caller to send now (true, *@probe filled). Judged like the
- * ticks' vetting probes: answered, the EV is vetted; missed, suspect.
+ * yet, for the caller to send now (true, *@probe filled). Answered, the EV
+ * is vetted; missed, it is left to the ticks' vetting (MRC_EV_F_VET_PACED).
  */
 bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_ev_probe *probe)
 {
@@ -771,7 +771,7 @@ bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc
 	if (ev >= ps->nr_ev)
 		return false;
 	ps->vet_data_next = ev + 1U;
-	ps->ev[ev].flags |= MRC_EV_F_VETTING;
+	ps->ev[ev].flags |= MRC_EV_F_VETTING | MRC_EV_F_VET_PACED;
 	mrc_ev_probe_now(ps, ev, now_ns, &t, true);
 	return true;
 }
@@ -834,6 +834,11 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	if ((h->flags & MRC_EV_F_PROBING) && !searching &&
 	    mrc_probe_missed(ps, h, now_ns)) {
 		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
+		if (h->flags & MRC_EV_F_VET_PACED) {
+			/* not vetted, no verdict: the ticks' vetting judges it */
+			h->flags &= (uint8_t)~(MRC_EV_F_VETTING | MRC_EV_F_VET_PACED);
+			return true;
+		}
 		if (h->flags & MRC_EV_F_VETTING) {
 			/* a vetting probe missed: suspect, its first probe missed */
 			mrc_ev_make_suspect(ps, ev);
@@ -1039,7 +1044,7 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 	}
 	if (h->flags & MRC_EV_F_VETTING) {
 		/* it crossed, both ways: the EV is vetted */
-		h->flags &= (uint8_t)~MRC_EV_F_VETTING;
+		h->flags &= (uint8_t)~(MRC_EV_F_VETTING | MRC_EV_F_VET_PACED);
 		if (h->probe_ns > h->proven_ns)
 			h->proven_ns = h->probe_ns;
 		if (ps->alarm_ns)

@@ -114,7 +114,10 @@ enum mrc_spray_policy {
  * hashes fall -- and ticks milliseconds apart would leave all new data on
  * it for the rest of the alarm. Paced by the data, the pool grows by a
  * share of each round trip's packets, and the probes cost a control packet
- * per MRC_EV_VET_EVERY_SENT data packets while the alarm lasts. At most
+ * per MRC_EV_VET_EVERY_SENT data packets while the alarm lasts. Such a
+ * probe only vets: missed, it leaves its EV unvetted, not suspect (the
+ * ticks' vetting judges), so that the many it sends on a host whose
+ * answers come late (a VM's stalled vCPU) condemn nothing. At most
  * MRC_EV_VET_SCAN candidates are looked at per probe (the data path's
  * cost is bounded; the next call goes on from there).
  */
@@ -207,6 +210,7 @@ enum mrc_spray_policy {
 #define MRC_EV_F_PROBING	0x2U	/* @probe_id and @probe_older are out */
 #define MRC_EV_F_VETTING	0x4U	/* GOOD, not suspect: its probe out vets it (alarm) */
 #define MRC_EV_F_CONDEMNED	0x8U	/* SUSPECT with its group (MRC_EV_GROUP_CONDEMN) */
+#define MRC_EV_F_VET_PACED	0x10U	/* VETTING by the data's pace: a miss judges nothing */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
