@@ -757,7 +757,8 @@ static uint32_t mrc_ev_find_unvetted(const struct mrc_path_set *ps, uint32_t fro
  * A packet of the set went out during the alarm: every
  * MRC_EV_VET_EVERY_SENT of them, a vetting probe on the next EV not vetted
  * yet, for the caller to send now (true, *@probe filled). Answered, the EV
- * is vetted; missed, it is left to the ticks' vetting (MRC_EV_F_VET_PACED).
+ * is vetted; missed, it is left to the ticks' vetting (MRC_EV_F_VET_PACED);
+ * neither way does it judge other probes.
  */
 bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_ev_probe *probe)
 {
@@ -772,7 +773,7 @@ bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc
 		return false;
 	ps->vet_data_next = ev + 1U;
 	ps->ev[ev].flags |= MRC_EV_F_VETTING | MRC_EV_F_VET_PACED;
-	mrc_ev_probe_now(ps, ev, now_ns, &t, true);
+	mrc_ev_probe_now(ps, ev, now_ns, &t, false);
 	return true;
 }
 
@@ -1037,8 +1038,13 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		return false;
 	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 	h->probes_answered++;
-	/* of an older probe than the last, neither the sending time nor the order is kept */
-	if (probe_id == h->probe_id) {
+	/*
+	 * Of an older probe than the last, neither the sending time nor the
+	 * order is kept; a paced vetting probe judges nothing, and is no
+	 * reference either (sent by the thousand, the fastest of its answers
+	 * would set the grace that the others' are judged by).
+	 */
+	if (probe_id == h->probe_id && !(h->flags & MRC_EV_F_VET_PACED)) {
 		h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
 		mrc_probe_reference(ps, h->probe_ord, h->probe_ns, now_ns);
 	}
