@@ -179,10 +179,6 @@ void Sender::xmit(uint32_t psn, bool retx) {
     if (hooks_.sent)
         hooks_.sent(now, ev, retx);
     fabric_.send(host_, peer_, pkt, true);
-    mrc_ev_probe vet{};
-
-    if (live && mrc_path_set_vet_probe(&ps_, now, &vet)) // mrc_path_pick
-        send_probe(vet);
 }
 
 // mrc_req_resend_lost: the EV hears of the loss (GOOD becomes suspect), the window of it.

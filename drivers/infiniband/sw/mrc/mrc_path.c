@@ -514,8 +514,6 @@ void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt
 void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		   u64 proven_since, bool resend, bool account, struct mrc_path_pick *pick)
 {
-	struct mrc_ev_probe vet;
-	bool vet_now = false;
 	u32 ev = 0;
 	int rc;
 
@@ -538,17 +536,9 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		ev = 0;
 	pick->ev = ev;
 	pick->usable = !rc;
-	if (account) {
-		pick->seq = mrc_path_set_sent(&path->ps, ev);
-		vet_now = mrc_path_set_vet_probe(&path->ps, ktime_get_ns(), &vet);
-	} else {
-		pick->seq = 0;
-	}
+	pick->seq = account ? mrc_path_set_sent(&path->ps, ev) : 0;
 	spin_unlock_bh(&path->lock);
 	mrc_path_ev_tx(path, ev, &pick->tx);
-	/* during an alarm the data paces the vetting (MRC_EV_VET_EVERY_SENT) */
-	if (vet_now)
-		mrc_path_send_probe(path, &vet);
 }
 
 /*

@@ -529,7 +529,7 @@ static void mrc_ev_make_suspect(struct mrc_path_set *ps, uint32_t ev)
 	struct mrc_ev_health *h = &ps->ev[ev];
 
 	h->flags |= MRC_EV_F_SUSPECT;
-	h->flags &= (uint8_t)~(MRC_EV_F_PROBING | MRC_EV_F_VETTING | MRC_EV_F_VET_PACED);
+	h->flags &= (uint8_t)~(MRC_EV_F_PROBING | MRC_EV_F_VETTING);
 	h->suspect_seq = h->tx_seq - 1U;	/* nothing sent so far proves anything */
 	h->probes_missed = 0;
 	ps->nr_suspect++;
@@ -730,54 +730,6 @@ bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t n
 }
 
 /*
- * From @from on, wrapping, the first usable EV neither vetted nor probing,
- * among at most MRC_EV_VET_SCAN candidates; nr_ev when there is none.
- */
-static uint32_t mrc_ev_find_unvetted(const struct mrc_path_set *ps, uint32_t from)
-{
-	uint32_t nwords = MRC_PATH_SET_WORDS(ps->nr_ev);
-	uint32_t w = from / 64U, i, ev, seen = 0;
-	uint64_t bits = ps->usable[w] & ~ps->vetted[w] & (~0ULL << (from % 64U));
-
-	for (i = 0; i <= nwords && seen < MRC_EV_VET_SCAN; i++) {
-		while (bits && seen < MRC_EV_VET_SCAN) {
-			ev = w * 64U + mrc_ctz64(bits);
-			if (!(ps->ev[ev].flags & MRC_EV_F_PROBING))
-				return ev;
-			bits &= bits - 1U;
-			seen++;
-		}
-		w = w + 1U == nwords ? 0 : w + 1U;
-		bits = ps->usable[w] & ~ps->vetted[w];
-	}
-	return ps->nr_ev;
-}
-
-/*
- * A packet of the set went out during the alarm: every
- * MRC_EV_VET_EVERY_SENT of them, a vetting probe on the next EV not vetted
- * yet, for the caller to send now (true, *@probe filled). Answered, the EV
- * is vetted; missed, it is left to the ticks' vetting (MRC_EV_F_VET_PACED);
- * neither way does it judge other probes.
- */
-bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_ev_probe *probe)
-{
-	struct mrc_path_tick t = { .probes = probe, .max_probes = 1 };
-	uint32_t ev;
-
-	if (!ps->alarm_ns || ++ps->vet_sent < MRC_EV_VET_EVERY_SENT)
-		return false;
-	ps->vet_sent = 0;
-	ev = mrc_ev_find_unvetted(ps, mrc_ev_wrap(ps, ps->vet_data_next));
-	if (ev >= ps->nr_ev)
-		return false;
-	ps->vet_data_next = ev + 1U;
-	ps->ev[ev].flags |= MRC_EV_F_VETTING | MRC_EV_F_VET_PACED;
-	mrc_ev_probe_now(ps, ev, now_ns, &t, false);
-	return true;
-}
-
-/*
  * Whether @h's probe out is lost (see MRC_EV_PROBE_GRACE_NS). The grace
  * runs from the first answer to a later probe that a tick saw, kept in
  * @h: judged from the latest answer instead, a set whose other probes
@@ -835,11 +787,6 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 	if ((h->flags & MRC_EV_F_PROBING) && !searching &&
 	    mrc_probe_missed(ps, h, now_ns)) {
 		h->flags &= (uint8_t)~MRC_EV_F_PROBING;
-		if (h->flags & MRC_EV_F_VET_PACED) {
-			/* not vetted, no verdict: the ticks' vetting judges it */
-			h->flags &= (uint8_t)~(MRC_EV_F_VETTING | MRC_EV_F_VET_PACED);
-			return true;
-		}
 		if (h->flags & MRC_EV_F_VETTING) {
 			/* a vetting probe missed: suspect, its first probe missed */
 			mrc_ev_make_suspect(ps, ev);
@@ -1038,22 +985,18 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		return false;
 	h->flags &= (uint8_t)~MRC_EV_F_PROBING;
 	h->probes_answered++;
-	/*
-	 * Of an older probe than the last, neither the sending time nor the
-	 * order is kept; a paced vetting probe judges nothing, and is no
-	 * reference either (sent by the thousand, the fastest of its answers
-	 * would set the grace that the others' are judged by).
-	 */
-	if (probe_id == h->probe_id && !(h->flags & MRC_EV_F_VET_PACED)) {
+	/* of an older probe than the last, neither the sending time nor the order is kept */
+	if (probe_id == h->probe_id) {
 		h->rtt_ns = (uint32_t)(now_ns - h->probe_ns);
 		mrc_probe_reference(ps, h->probe_ord, h->probe_ns, now_ns);
 	}
 	if (h->flags & MRC_EV_F_VETTING) {
 		/* it crossed, both ways: the EV is vetted */
-		h->flags &= (uint8_t)~(MRC_EV_F_VETTING | MRC_EV_F_VET_PACED);
+		h->flags &= (uint8_t)~MRC_EV_F_VETTING;
 		if (h->probe_ns > h->proven_ns)
 			h->proven_ns = h->probe_ns;
-		if (ps->alarm_ns)
+		/* a probe left over from an earlier alarm proves nothing of this one */
+		if (ps->alarm_ns && h->probe_ns > ps->alarm_ns)
 			mrc_ev_vet(ps, ev);
 		return false;
 	}

@@ -106,24 +106,6 @@ enum mrc_spray_policy {
  */
 #define MRC_EV_VET_PER_TICK	8U
 /*
- * During the alarm the data vets too: every MRC_EV_VET_EVERY_SENT packets a
- * QP sends bring a vetting probe on the next usable EV not vetted yet
- * (mrc_path_set_vet_probe()). The pool the alarm starts with is what
- * happened to be acknowledged around the loss -- with thousands of EVs, a
- * few dozen, spread over the fabric's elements as unevenly as a few dozen
- * hashes fall -- and ticks milliseconds apart would leave all new data on
- * it for the rest of the alarm. Paced by the data, the pool grows by a
- * share of each round trip's packets, and the probes cost a control packet
- * per MRC_EV_VET_EVERY_SENT data packets while the alarm lasts. Such a
- * probe only vets: missed, it leaves its EV unvetted, not suspect (the
- * ticks' vetting judges), so that the many it sends on a host whose
- * answers come late (a VM's stalled vCPU) condemn nothing. At most
- * MRC_EV_VET_SCAN candidates are looked at per probe (the data path's
- * cost is bounded; the next call goes on from there).
- */
-#define MRC_EV_VET_EVERY_SENT	4U
-#define MRC_EV_VET_SCAN		64U
-/*
  * Siblings: EVs the caller labels with one group (mrc_path_set_set_group())
  * cross one element of the fabric that fails for all of them at once -- an
  * SRv6 path set's first segment, a spine, in one plane. When
@@ -210,7 +192,6 @@ enum mrc_spray_policy {
 #define MRC_EV_F_PROBING	0x2U	/* @probe_id and @probe_older are out */
 #define MRC_EV_F_VETTING	0x4U	/* GOOD, not suspect: its probe out vets it (alarm) */
 #define MRC_EV_F_CONDEMNED	0x8U	/* SUSPECT with its group (MRC_EV_GROUP_CONDEMN) */
-#define MRC_EV_F_VET_PACED	0x10U	/* VETTING by the data's pace: a miss judges nothing */
 
 struct mrc_ev_health {
 	uint32_t tx_seq;	/* transmissions on this EV so far */
@@ -282,8 +263,6 @@ struct mrc_path_set {
 	uint64_t alarm_ns;		/* EVs proven by a send after are vetted */
 	uint32_t alarm_bad;		/* EVs gone ASSUMED_BAD during it */
 	uint32_t vet_next;		/* where the next tick's vetting starts */
-	uint32_t vet_sent;		/* packets sent since the last data-paced vet */
-	uint32_t vet_data_next;		/* where the next data-paced vet looks */
 	uint64_t vetted[MRC_PATH_SET_WORDS(MRC_PROFILE_EV_MAX)];	/* bit i: EV i vetted */
 
 	/* the reference for judging probes: the answered probe sent last */
@@ -355,7 +334,6 @@ bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint6
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
 bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 				struct mrc_ev_probe *probe);
-bool mrc_path_set_vet_probe(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_ev_probe *probe);
 bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t probe_id,
 				 uint64_t now_ns, struct mrc_ev_change *change);
 int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t now_ns,
