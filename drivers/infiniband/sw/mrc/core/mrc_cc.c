@@ -105,23 +105,22 @@ static void mrc_cc_delay_decrease(struct mrc_cc *cc, uint32_t delay, uint32_t ta
 	cc->ssthresh = cc->cwnd;
 }
 
-/* The queueing delay now: smoothed RTT above the base; 0 before a sample. */
-static uint32_t mrc_cc_delay(const struct mrc_cc *cc)
-{
-	uint32_t base = mrc_cc_base_rtt(cc);
-
-	return cc->srtt_ns > base ? cc->srtt_ns - base : 0;
-}
-
 /*
- * The queueing delay @rtt_ns alone says: the queue as it stands now, where
- * the smoothed RTT still remembers the one a decrease has drained already.
+ * The queueing delay a round trip of @rtt_ns shows: what it takes above the
+ * base. Of the smoothed RTT, the queue the window answers to (0 before a
+ * sample); of the latest sample, the queue as it stands now, where the
+ * smoothed RTT still remembers the one a decrease has drained already.
  */
-static uint32_t mrc_cc_sample_delay(const struct mrc_cc *cc, uint32_t rtt_ns)
+static uint32_t mrc_cc_queue_of(const struct mrc_cc *cc, uint32_t rtt_ns)
 {
 	uint32_t base = mrc_cc_base_rtt(cc);
 
 	return rtt_ns > base ? rtt_ns - base : 0;
+}
+
+static uint32_t mrc_cc_delay(const struct mrc_cc *cc)
+{
+	return mrc_cc_queue_of(cc, cc->srtt_ns);
 }
 
 /*
@@ -170,8 +169,8 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 			delay = 0;
 			target = 0;
 		} else if (delay > target) {
-			if (mrc_cc_sample_delay(cc, rtt_ns) < delay)
-				delay = mrc_cc_sample_delay(cc, rtt_ns);
+			if (mrc_cc_queue_of(cc, rtt_ns) < delay)
+				delay = mrc_cc_queue_of(cc, rtt_ns);
 			if (delay > target && mrc_cc_may_decrease(cc, now_ns))
 				mrc_cc_delay_decrease(cc, delay, target);
 			return;
