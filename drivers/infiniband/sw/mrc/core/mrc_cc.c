@@ -151,7 +151,7 @@ static void mrc_cc_increase(struct mrc_cc *cc, uint32_t acked, uint32_t delay, u
 
 void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t now_ns)
 {
-	uint32_t delay = 0, target = 0;
+	uint32_t delay = 0, target = 0, now_queue;
 
 	if (acked > cc->p.max_cwnd)
 		acked = cc->p.max_cwnd;
@@ -169,8 +169,9 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 			delay = 0;
 			target = 0;
 		} else if (delay > target) {
-			if (mrc_cc_queue_of(cc, rtt_ns) < delay)
-				delay = mrc_cc_queue_of(cc, rtt_ns);
+			now_queue = mrc_cc_queue_of(cc, rtt_ns);
+			if (now_queue < delay)
+				delay = now_queue;
 			if (delay > target && mrc_cc_may_decrease(cc, now_ns))
 				mrc_cc_delay_decrease(cc, delay, target);
 			return;

@@ -237,6 +237,18 @@ static void mrc_ev_vet(struct mrc_path_set *ps, uint32_t ev)
 }
 
 /*
+ * Something that left on @ev at @sent_ns got through (a send acknowledged, a
+ * probe answered): during the alarm it vets @ev if it left after the lost
+ * one -- strictly: one sent in the same instant was queued ahead of the lost
+ * one, and a probe of an earlier alarm proves nothing of this one.
+ */
+static void mrc_ev_vet_by(struct mrc_path_set *ps, uint32_t ev, uint64_t sent_ns)
+{
+	if (ps->alarm_ns && sent_ns > ps->alarm_ns)
+		mrc_ev_vet(ps, ev);
+}
+
+/*
  * During the alarm: the first EV at or after @from, wrapping, usable and
  * vetted (MRC_EV_VET_PER_TICK); @avoid only when it is the only one. False
  * when there is none.
@@ -452,8 +464,7 @@ void mrc_path_set_acked(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint
 		ps->heard_ns = now_ns;
 	if (sent_ns > h->proven_ns)
 		h->proven_ns = sent_ns;
-	if (ps->alarm_ns && sent_ns > ps->alarm_ns)
-		mrc_ev_vet(ps, ev);
+	mrc_ev_vet_by(ps, ev, sent_ns);
 
 	if ((int32_t)(seq + 1U - h->acked_seq) > 0)
 		h->acked_seq = seq + 1U;
@@ -508,8 +519,7 @@ static void mrc_ev_set_state(struct mrc_path_set *ps, uint32_t ev, uint8_t to, u
 
 /*
  * The alarm starts (MRC_EV_VET_PER_TICK): EVs proven by a send after
- * @sent_ns, the lost one's, are vetted already (one sent in the same
- * instant was queued ahead of the lost one and proves nothing later).
+ * @sent_ns, the lost one's, are vetted already (mrc_ev_vet_by()).
  */
 static void mrc_alarm_start(struct mrc_path_set *ps, uint64_t sent_ns)
 {
@@ -519,8 +529,7 @@ static void mrc_alarm_start(struct mrc_path_set *ps, uint64_t sent_ns)
 	ps->alarm_bad = 0;
 	memset(ps->vetted, 0, sizeof(ps->vetted));
 	for (ev = 0; ev < ps->nr_ev; ev++)
-		if (ps->ev[ev].proven_ns > ps->alarm_ns)
-			mrc_ev_vet(ps, ev);
+		mrc_ev_vet_by(ps, ev, ps->ev[ev].proven_ns);
 }
 
 /* GOOD @ev becomes suspect: no data until a probe or a later send's ACK clears it. */
@@ -995,9 +1004,7 @@ bool mrc_path_set_probe_answered(struct mrc_path_set *ps, uint32_t ev, uint32_t 
 		h->flags &= (uint8_t)~MRC_EV_F_VETTING;
 		if (h->probe_ns > h->proven_ns)
 			h->proven_ns = h->probe_ns;
-		/* a probe left over from an earlier alarm proves nothing of this one */
-		if (ps->alarm_ns && h->probe_ns > ps->alarm_ns)
-			mrc_ev_vet(ps, ev);
+		mrc_ev_vet_by(ps, ev, h->probe_ns);
 		return false;
 	}
 	if (h->flags & MRC_EV_F_CONDEMNED) {
