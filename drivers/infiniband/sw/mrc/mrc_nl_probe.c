@@ -20,13 +20,12 @@
 #include "mrc.h"
 #include "mrc_netlink.h"
 #include "mrc_nl_gen.h"
+#include "mrc_param.h"
 #include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_probe.h"
 #include "mrc_stats.h"
 
-#define MRC_NL_PROBE_EVS	64		/* EVs in one request (the spec's limit) */
-#define MRC_NL_PROBE_TIMEOUT_MS	1000		/* when the request names none */
 /*
  * One-shot probe ids: above the path sets' (this bit set), then the
  * request's block of 64, then the EV's place in it.

@@ -47,6 +47,42 @@
 #define MRC_MAX_MR		((1 << 24) - 1)
 #define MRC_MAX_MR_SIZE		(1ULL << 40)
 
+/* The requester: packets per work run; RTO doublings; copies of a PSN stuck by timeouts. */
+#define MRC_REQ_BUDGET		64
+#define MRC_REQ_MAX_BACKOFF	7
+#define MRC_REQ_MAX_SPARES	3
+
+/*
+ * The responder, per QP: READ jobs queued (the READ requests a peer may
+ * have outstanding), repeated ones queued ahead of them, SRQ WQEs held at a
+ * time, atomic results kept for duplicates, READ response packets per work
+ * run and, of those, sent straight from the softirq.
+ */
+#define MRC_RESP_READS		MRC_READ_REQS_QUEUED
+#define MRC_RESP_AGAIN		64
+#define MRC_RESP_SRQ_WQES	256
+#define MRC_RESP_ATOMICS	128
+#define MRC_RESP_BUDGET		32
+#define MRC_RESP_INLINE_PKTS	4
+
+/*
+ * How often a path set with suspect or ASSUMED_BAD EVs looks at its probes,
+ * and the probes and state changes one tick may produce (the next goes on).
+ */
+#define MRC_PATH_TICK_JIFFIES	max_t(unsigned long, 1, msecs_to_jiffies(2))
+#define MRC_PATH_TICK_BATCH	32
+
+/*
+ * Copies of each probe reply, and the EV index distance between them: it
+ * lands them on different paths of a hash.
+ */
+#define MRC_PROBE_REPLY_COPIES	3
+#define MRC_PROBE_REPLY_SPREAD	85
+
+/* mrcctl's one-shot probe: EVs in one request (the spec's limit), its default timeout. */
+#define MRC_NL_PROBE_EVS	64
+#define MRC_NL_PROBE_TIMEOUT_MS	1000
+
 /* IEEE OUI is unassigned for a software device; 0 like other soft RDMA */
 #define MRC_VENDOR_ID		0
 

@@ -21,15 +21,11 @@
 
 #include "mrc.h"
 #include "mrc_netlink.h"
+#include "mrc_param.h"
 #include "mrc_path.h"
 #include "mrc_probe.h"
 #include "mrc_profile.h"
 #include "mrc_stats.h"
-
-/* How often a path set with suspect or ASSUMED_BAD EVs looks at its probes. */
-#define MRC_PATH_TICK_JIFFIES	max_t(unsigned long, 1, msecs_to_jiffies(2))
-/* Probes and state changes one tick may produce; the next goes on. */
-#define MRC_PATH_TICK_BATCH	32
 
 static void mrc_path_probe_timer(struct timer_list *t);
 

@@ -27,14 +27,11 @@
 #include "mrc_av.h"
 #include "mrc_net.h"
 #include "mrc_netlink.h"
+#include "mrc_param.h"
 #include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_probe.h"
 #include "mrc_stats.h"
-
-#define MRC_PROBE_REPLY_COPIES	3
-/* EV index distance between the copies: lands them on different paths of a hash */
-#define MRC_PROBE_REPLY_SPREAD	85
 
 static unsigned int mrc_probe_replies_per_sec = 20000;
 module_param_named(probe_replies_per_sec, mrc_probe_replies_per_sec, uint, 0644);

@@ -31,10 +31,6 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
-#define MRC_REQ_BUDGET		64	/* packets per work run */
-#define MRC_REQ_MAX_BACKOFF	7	/* the RTO doubles at most this often */
-#define MRC_REQ_MAX_SPARES	3	/* extra copies of a PSN stuck by timeouts */
-
 /* How a packet goes out. */
 enum mrc_tx_kind {
 	MRC_TX_NEW,		/* first transmission */

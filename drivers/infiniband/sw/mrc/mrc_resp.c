@@ -26,13 +26,6 @@
 #include "mrc_srq.h"
 #include "mrc_stats.h"
 
-#define MRC_RESP_READS		MRC_READ_REQS_QUEUED	/* READ jobs queued per QP */
-#define MRC_RESP_AGAIN		64	/* ... and repeated ones, queued ahead of them */
-#define MRC_RESP_SRQ_WQES	256	/* SRQ WQEs one QP holds at a time */
-#define MRC_RESP_ATOMICS	128	/* atomic results kept for duplicates */
-#define MRC_RESP_BUDGET		32	/* READ response packets per work run */
-#define MRC_RESP_INLINE_PKTS	4	/* ... and sent straight from the softirq */
-
 /* Atomics are atomic against each other across all QPs of all devices. */
 static DEFINE_SPINLOCK(mrc_atomic_lock);
 
@@ -744,97 +737,71 @@ static void mrc_resp_trust_way_back(struct mrc_qp *qp, struct mrc_ev_tx *back)
 	}
 }
 
-void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-		   struct sk_buff *skb, struct mrc_ev_tx *back)
+/*
+ * A copy of a PSN that is in already: answer a READ or atomic again, and
+ * acknowledge. Our ACK of it may have died on the way back: ACKs go back on
+ * the requester's EV, whose return path may be the dead one every time, so
+ * when the requester asked, a second copy takes one of our own EVs and
+ * echoes that one: the requester learns which ways back work from the echo.
+ */
+static void mrc_resp_recv_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, u16 ev)
 {
-	u16 ev = back->sport;
-	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_resp *resp = &qp->resp;
-	enum ib_qp_state state;
-	u32 psn = hdr->psn, n = 1, cum, i, adv, total = 0;
+	struct mrc_ev_tx tx;
+
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DUPLICATES);
+	resp->dup_seen = true;
+	resp->dup_psn = hdr->psn;
+	mrc_resp_duplicate(qp, hdr, ev);
+	mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
+	if (!(hdr->flags & MRC_WIRE_F_ACK_REQ))
+		return;
+	mrc_qp_next_ev(qp, &tx);
+	mrc_resp_send_ack_on(qp, 0, 0, 0, false, tx.sport, &tx);
+}
+
+/*
+ * Place what a SEND or WRITE carries. Returns -EAGAIN when a SEND found no
+ * receive WQE (the requester is told RNR and resends it), else 0 with
+ * *@nak the NAK the packet earned, if any.
+ */
+static int mrc_resp_recv_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+			       struct sk_buff *skb, u8 *nak)
+{
 	struct mrc_rwqe *rw = NULL;
-	struct mrc_resp_evt *e;
-	bool ack = hdr->flags & MRC_WIRE_F_ACK_REQ, dup;
 	int err = 0;
-	u8 nak = 0;
 
-	/*
-	 * Under the lock: the ERR flush runs under it once the state is ERR,
-	 * and nothing may take an SRQ WQE after it (LAST_WQE_REACHED).
-	 */
-	spin_lock_bh(&resp->lock);
-	state = mrc_qp_state(qp);
-	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
-	    state != IB_QPS_SQD && state != IB_QPS_SQE) {
-		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
-		goto unlock;
-	}
-	mrc_resp_trust_way_back(qp, back);
-	resp->back = *back;	/* where our answers to it go */
-	resp->ack_psn = psn;
-	cum = mrc_rx_window_cum(&resp->rxw);
-	dup = mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn);
-	if (hdr->opcode == MRC_OP_READ_REQ) {
-		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
-		if (!mrc_resp_read_req_valid(qp, psn, n, dup)) {
-			mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_READ);
-			goto out;
-		}
-	}
-
-	if (dup) {
-		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
-		resp->dup_seen = true;
-		resp->dup_psn = psn;
-		mrc_resp_duplicate(qp, hdr, ev);
-		mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
-		/*
-		 * A copy of something acknowledged already: our ACK of it may
-		 * have died on the way back. ACKs go back on the requester's
-		 * EV, whose return path may be the dead one every time; a
-		 * second copy takes one of our own EVs and echoes that one:
-		 * the requester learns which ways back work from the echo.
-		 */
-		if (hdr->flags & MRC_WIRE_F_ACK_REQ) {
-			struct mrc_ev_tx tx;
-
-			mrc_qp_next_ev(qp, &tx);
-			mrc_resp_send_ack_on(qp, 0, 0, 0, false, tx.sport, &tx);
-		}
-		goto out;
-	}
-	if (psn + n - 1 - cum >= qp->window || n > qp->window) {
-		mrc_stats_inc(mdev, MRC_CNT_DROP_OUT_OF_WINDOW);
-		mrc_resp_send_ack(qp, MRC_NAK_OUT_OF_WINDOW, 0, psn, false, ev);
-		goto out;
-	}
-
+	*nak = 0;
 	switch (hdr->opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
 	case MRC_OP_WRITE_IMM:
 		rw = mrc_resp_rwqe(qp, hdr->msg.rsn, &err);
-		if (err == -EAGAIN) {
-			mrc_resp_send_ack(qp, MRC_NAK_RNR, qp->attr.min_rnr_timer,
-					  psn, false, ev);
-			goto out;
-		}
+		if (err == -EAGAIN)
+			return err;
 		if (err) {
-			nak = MRC_NAK_INVALID_REQUEST;
-			break;
+			*nak = MRC_NAK_INVALID_REQUEST;
+			return 0;
 		}
 		fallthrough;
 	case MRC_OP_WRITE:
-		nak = mrc_resp_place(qp, hdr, skb, rw);
-		break;
+		*nak = mrc_resp_place(qp, hdr, skb, rw);
+		return 0;
 	default:
-		break;
+		return 0;
 	}
+}
 
-	/* in the window now: remember what its PSN owes, then slide */
-	if (psn != cum)
-		mrc_stats_inc(mdev, MRC_CNT_OUT_OF_ORDER);
-	e = mrc_resp_evt(qp, psn);
+/*
+ * What the packet's PSN owes once every PSN before it is in (the message
+ * boundary acts in PSN order, mrc_resp_advance()): a receive completion, a
+ * READ to serve, an atomic to execute, or the NAK placement earned.
+ */
+static void mrc_resp_recv_note(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, u8 nak)
+{
+	struct mrc_resp_evt *e = mrc_resp_evt(qp, hdr->psn);
+	struct mrc_read_ask ask;
+
 	memset(e, 0, sizeof(*e));
 	e->nak = nak;
 	switch (hdr->opcode) {
@@ -852,14 +819,11 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		if (nak)
 			e->opcode = hdr->opcode;
 		break;
-	case MRC_OP_READ_REQ: {
-		struct mrc_read_ask ask;
-
+	case MRC_OP_READ_REQ:
 		mrc_resp_evt_read(e, hdr);
 		mrc_resp_read_ask(&ask, hdr);
-		mrc_read_table_note(resp->read_msgs, &ask, qp->mtu);
+		mrc_read_table_note(qp->resp.read_msgs, &ask, qp->mtu);
 		break;
-	}
 	case MRC_OP_ATOMIC_CSWAP:
 	case MRC_OP_ATOMIC_FADD:
 		e->opcode = hdr->opcode;
@@ -870,42 +834,125 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		e->msn = hdr->atomic.msn;
 		break;
 	}
+}
+
+/*
+ * Mark PSNs @psn .. @psn + @n - 1 received (a READ_REQ's later PSNs owe
+ * nothing of their own) and act on every message boundary the cumulative
+ * point @cum passes.
+ */
+static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16 ev)
+{
+	struct mrc_resp *resp = &qp->resp;
+	u32 i, adv, total = 0;
+
 	for (i = 0; i < n; i++) {
-		/* a READ_REQ's later PSNs owe nothing of their own */
 		if (i)
-			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(*e));
+			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(struct mrc_resp_evt));
 		mrc_rx_window_accept(&resp->rxw, psn + i, &adv);
 		total += adv;
 	}
 	if (total)
 		mrc_resp_advance(qp, cum, cum + total, ev);
+}
 
-	/*
-	 * A congestion mark is answered at once: the requester puts it on the
-	 * EV of the newest packet the ACK covers, which is this one.
-	 */
+/*
+ * Whether this packet's arrival calls for an ACK now. ACKs are coalesced,
+ * but holes are reported quickly (SACKs drive retransmission), and a
+ * congestion mark at once: the requester puts it on the EV of the newest
+ * packet the ACK covers, which is this one. The way back of the packet that
+ * starts a batch is the one its ACK takes.
+ */
+static bool mrc_resp_recv_ack_due(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+				  struct sk_buff *skb, const struct mrc_ev_tx *back)
+{
+	struct mrc_resp *resp = &qp->resp;
+	bool due = hdr->flags & MRC_WIRE_F_ACK_REQ;
+
 	if (mrc_net_ce(skb)) {
-		mrc_stats_inc(mdev, MRC_CNT_CE_RECEIVED);
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_CE_RECEIVED);
 		resp->ce_seen = true;
-		resp->ce_psn = psn;
-		ack = true;
+		resp->ce_psn = hdr->psn;
+		due = true;
 	}
-	/* coalesce, but report holes quickly: SACKs drive retransmission */
 	resp->since_ack++;
 	if (resp->since_ack == resp->ack_turn + 1)
 		resp->ack_back = *back;
 	if (resp->since_ack >= MRC_ACK_EVERY_PKTS ||
 	    (mrc_rx_window_has_ooo(&resp->rxw) &&
 	     resp->since_ack >= MRC_ACK_EVERY_PKTS_OOO))
-		ack = true;
-	if (ack && mrc_qp_state(qp) != IB_QPS_ERR)
+		due = true;
+	return due;
+}
+
+/*
+ * A new packet inside the window: place it, note what its PSN owes, slide
+ * the window, acknowledge when due.
+ */
+static void mrc_resp_recv_new(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+			      struct sk_buff *skb, const struct mrc_ev_tx *back, u32 n, u32 cum)
+{
+	u16 ev = back->sport;
+	u8 nak;
+
+	if (mrc_resp_recv_place(qp, hdr, skb, &nak) == -EAGAIN) {
+		mrc_resp_send_ack(qp, MRC_NAK_RNR, qp->attr.min_rnr_timer, hdr->psn, false, ev);
+		return;
+	}
+	if (hdr->psn != cum)
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_OUT_OF_ORDER);
+	mrc_resp_recv_note(qp, hdr, nak);
+	mrc_resp_recv_accept(qp, hdr->psn, n, cum, ev);
+	if (mrc_resp_recv_ack_due(qp, hdr, skb, back) && mrc_qp_state(qp) != IB_QPS_ERR)
 		mrc_resp_send_batch_ack(qp, hdr->flags & MRC_WIRE_F_ACK_REQ);
-out:
+}
+
+/*
+ * A request packet for this QP: a duplicate is answered again, a new one
+ * in the window placed and accepted, the rest dropped (counted, and NAKed
+ * when beyond the window). Then the READs it started get a few responses at
+ * once, after the ACK (the requester completes a READ once both are in),
+ * so a small READ never waits for a kworker; the rest from the work item.
+ */
+void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+		   struct sk_buff *skb, struct mrc_ev_tx *back)
+{
+	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_resp *resp = &qp->resp;
+	u32 psn = hdr->psn, n = 1, cum;
+	enum ib_qp_state state;
+	bool dup;
+
 	/*
-	 * READs this packet started: a few responses right away, after the
-	 * ACK (the requester completes a READ once both are in), so a small
-	 * READ never waits for a kworker; the rest from the work item.
+	 * Under the lock: the ERR flush runs under it once the state is ERR,
+	 * and nothing may take an SRQ WQE after it (LAST_WQE_REACHED).
 	 */
+	spin_lock_bh(&resp->lock);
+	state = mrc_qp_state(qp);
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD && state != IB_QPS_SQE) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_QP_STATE);
+		goto unlock;
+	}
+	mrc_resp_trust_way_back(qp, back);
+	resp->back = *back;	/* where our answers to it go */
+	resp->ack_psn = psn;
+	cum = mrc_rx_window_cum(&resp->rxw);
+	dup = mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn);
+	if (hdr->opcode == MRC_OP_READ_REQ)
+		n = mrc_seg_count(hdr->msg.read_len, qp->mtu);
+
+	if (hdr->opcode == MRC_OP_READ_REQ && !mrc_resp_read_req_valid(qp, psn, n, dup)) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_BAD_READ);
+	} else if (dup) {
+		mrc_resp_recv_duplicate(qp, hdr, back->sport);
+	} else if (psn + n - 1 - cum >= qp->window || n > qp->window) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_OUT_OF_WINDOW);
+		mrc_resp_send_ack(qp, MRC_NAK_OUT_OF_WINDOW, 0, psn, false, back->sport);
+	} else {
+		mrc_resp_recv_new(qp, hdr, skb, back, n, cum);
+	}
+
 	if (mrc_resp_reads_pending(resp) && !work_pending(&resp->work) &&
 	    mrc_resp_send_reads(qp, MRC_RESP_INLINE_PKTS))
 		mrc_resp_queue_reads(qp);
