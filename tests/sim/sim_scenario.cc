@@ -191,6 +191,7 @@ Result run(const Scenario &sc, uint64_t trace_ns) {
         SenderHooks hooks;
 
         cfg.nr_ev = sc.nr_ev;
+        cfg.policy = sc.policy;
         cfg.probe_secret = sc.seed * 7919 + f;
         hooks.sent = [&, f](uint64_t now, uint32_t ev, bool retx) {
             if (failing && !retx && now >= t_event &&
@@ -378,12 +379,18 @@ std::vector<Scenario> matrix() {
     loss.loss_ppm = 1000;
     out.push_back(loss);
 
-    // ECMP's hash gives each sender its own uneven split over the spines, SRv6 an even one
+    // ECMP's hash gives each sender its own uneven split over the spines, SRv6 an even one;
+    // the adaptive spray rests the EVs whose packets come back marked, which evens out the
+    // spines' queues and so the marks each sender gets
     Scenario incast;
     incast.name = "control-incast-8to1-ecn";
     incast.check = Check::Incast;
     incast.senders = 8;
     out.push_back(incast);
+    Scenario adaptive = incast;
+    adaptive.name += "-adaptive";
+    adaptive.policy = MRC_SPRAY_ADAPTIVE;
+    out.push_back(adaptive);
     incast.name += "-srv6";
     incast.srv6 = true;
     out.push_back(incast);

@@ -24,6 +24,7 @@ struct Scenario {
     uint32_t loss_ppm = 0;
     uint32_t senders = 1;
     uint32_t ecn_pkts = 64;
+    uint8_t policy = 0; // enum mrc_spray_policy: round robin, as a profile's default
     uint64_t seed = 1;
 };
 
