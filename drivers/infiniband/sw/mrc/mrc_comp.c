@@ -30,10 +30,7 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 	req->tlp_probes = 0;
 	req->quiet_since_ns = ktime_get_ns();
 	req->progress_una = mrc_tx_window_una(&req->txw);
-	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
-		mod_timer(&req->timer, jiffies + mrc_req_backed_off_rto(qp));
-	else
-		del_timer(&req->timer);
+	mrc_req_restart_rto(qp);
 }
 
 /* PSN @psn is acknowledged: the EV its copy took hears of it once. */
@@ -181,6 +178,7 @@ static struct mrc_swqe *mrc_comp_nak_target(struct mrc_qp *qp, u32 psn)
 static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 {
 	struct mrc_req *req = &qp->req;
+	unsigned long wait;
 	struct mrc_swqe *w;
 	u8 status;
 
@@ -200,12 +198,8 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 			break;
 		}
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RNR_RETRIES);
-		req->rnr_until = jiffies + max_t(unsigned long, 1,
-			usecs_to_jiffies(mrc_rnr_usec[hdr->ack.nak_value & 31]));
-		if (!req->rnr_pending || mrc_psn_before(hdr->psn, req->rnr_psn))
-			req->rnr_psn = hdr->psn;
-		req->rnr_pending = true;
-		mod_timer(&req->timer, req->rnr_until);
+		wait = usecs_to_jiffies(mrc_rnr_usec[hdr->ack.nak_value & 31]);
+		mrc_req_wait_rnr(qp, hdr->psn, jiffies + max_t(unsigned long, 1, wait));
 		return;
 	case MRC_NAK_OUT_OF_WINDOW:
 		return;		/* resent when the window catches up (timer) */

@@ -253,13 +253,14 @@ static inline bool mrc_wqe_is_read(const struct mrc_send_wqe *wqe)
 bool mrc_req_read_arrived(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx);
 struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn);
 void mrc_req_responder_failed(struct mrc_qp *qp, const struct mrc_swqe *failed);
-unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp);
+void mrc_req_restart_rto(struct mrc_qp *qp);
+void mrc_req_wait_rnr(struct mrc_qp *qp, u32 psn, unsigned long until);
+void mrc_req_complete(struct mrc_qp *qp);
 
 /* mrc_comp.c: the completer (responses to our requests) */
 struct mrc_pkt_hdr;
 void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		   struct sk_buff *skb);
-void mrc_req_complete(struct mrc_qp *qp);
 
 /* mrc_resp.c: the responder */
 int mrc_resp_init(struct mrc_qp *qp);

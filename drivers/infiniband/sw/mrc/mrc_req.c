@@ -549,9 +549,40 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 }
 
 /* The timer interval: the RTO, doubled per expiry without progress. */
-unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp)
+static unsigned long mrc_req_backed_off_rto(const struct mrc_qp *qp)
 {
 	return mrc_req_rto(qp) << min_t(u32, qp->req.retries, MRC_REQ_MAX_BACKOFF);
+}
+
+/*
+ * The peer made progress (the completer says so): the retransmit timeout
+ * runs from now while anything is outstanding, and stops when nothing is.
+ * Under req.lock.
+ */
+void mrc_req_restart_rto(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+
+	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
+		mod_timer(&req->timer, jiffies + mrc_req_backed_off_rto(qp));
+	else
+		del_timer(&req->timer);
+}
+
+/*
+ * The peer had no receive WQE for @psn (an RNR NAK): nothing from @psn on
+ * is resent before @until (jiffies), when the timer wakes the requester.
+ * Under req.lock.
+ */
+void mrc_req_wait_rnr(struct mrc_qp *qp, u32 psn, unsigned long until)
+{
+	struct mrc_req *req = &qp->req;
+
+	req->rnr_until = until;
+	if (!req->rnr_pending || mrc_psn_before(psn, req->rnr_psn))
+		req->rnr_psn = psn;
+	req->rnr_pending = true;
+	mod_timer(&req->timer, until);
 }
 
 static void mrc_req_arm_timer(struct mrc_qp *qp)

@@ -761,9 +761,10 @@ static void mrc_resp_recv_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr 
 }
 
 /*
- * Place what a SEND or WRITE carries. Returns -EAGAIN when a SEND found no
- * receive WQE (the requester is told RNR and resends it), else 0 with
- * *@nak the NAK the packet earned, if any.
+ * Place what a SEND or WRITE carries. Returns -EAGAIN when a message that
+ * consumes a receive WQE (SEND, SEND_IMM, WRITE_IMM) found none (the
+ * requester is told RNR and resends it), else 0 with *@nak the NAK the
+ * packet earned, if any.
  */
 static int mrc_resp_recv_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       struct sk_buff *skb, u8 *nak)
@@ -848,7 +849,7 @@ static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16
 
 	for (i = 0; i < n; i++) {
 		if (i)
-			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(struct mrc_resp_evt));
+			memset(mrc_resp_evt(qp, psn + i), 0, sizeof(*resp->evt));
 		mrc_rx_window_accept(&resp->rxw, psn + i, &adv);
 		total += adv;
 	}
@@ -860,8 +861,8 @@ static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16
  * Whether this packet's arrival calls for an ACK now. ACKs are coalesced,
  * but holes are reported quickly (SACKs drive retransmission), and a
  * congestion mark at once: the requester puts it on the EV of the newest
- * packet the ACK covers, which is this one. The way back of the packet that
- * starts a batch is the one its ACK takes.
+ * packet the ACK covers, which is this one. The way back of the batch's
+ * ack_turn-th packet is kept for the batch's ACK (mrc_resp_send_batch_ack()).
  */
 static bool mrc_resp_recv_ack_due(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 				  struct sk_buff *skb, const struct mrc_ev_tx *back)
@@ -909,8 +910,9 @@ static void mrc_resp_recv_new(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 /*
  * A request packet for this QP: a duplicate is answered again, a new one
- * in the window placed and accepted, the rest dropped (counted, and NAKed
- * when beyond the window). Then the READs it started get a few responses at
+ * in the window placed and accepted (or NAKed RNR when it found no receive
+ * WQE), the rest dropped (counted, and NAKed when beyond the window). Then
+ * the READs pending -- this packet's among them -- get a few responses at
  * once, after the ACK (the requester completes a READ once both are in),
  * so a small READ never waits for a kworker; the rest from the work item.
  */
