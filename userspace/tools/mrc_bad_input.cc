@@ -807,9 +807,12 @@ bool nak_sent_beyond(const Options &o, std::uint64_t count) {
 }
 
 bool End::server_rnr() {
+    // Counted before the client can send: once this QP is RTR, message 0 may meet its NAK
+    // before the server reads the counter, which would then wait for the resend's NAK and
+    // post too late for the one retry the client has.
+    const std::optional<std::uint64_t> base = naks_sent(opt_);
     if (!exchange_and_connect())
         return false;
-    const std::optional<std::uint64_t> base = naks_sent(opt_);
     bool ok = check(base.has_value(), "%s's naks_sent counter is readable", opt_.device.c_str());
     for (std::uint32_t k = 0; ok && k < kRnrMessages; k++) {
         // the receive for message k goes only once k was refused, and well inside the RNR
