@@ -914,11 +914,35 @@ static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
 	hrtimer_start(t, when, HRTIMER_MODE_ABS_SOFT);
 }
 
-/* A hole's reordering window has passed: a pass decides what is lost. */
+/*
+ * The loss timer fired: a pass runs only if it has something to decide, holes
+ * to judge or a tail-loss probe due. While ACKs keep coming, the probe's
+ * deadline moves on without a pass, and the timer follows it here: a worker
+ * woken every two round trips preempts the application polling on the
+ * transmit CPU (ib_read_lat in the VM: 81-99 us, 75-89 us without).
+ */
 static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
 {
-	mrc_req_kick(container_of(t, struct mrc_qp, req.loss_timer));
-	return HRTIMER_NORESTART;
+	struct mrc_qp *qp = container_of(t, struct mrc_qp, req.loss_timer);
+	struct mrc_req *req = &qp->req;
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	bool kick = false;
+	u64 deadline = 0;
+
+	spin_lock(&req->lock);	/* a soft hrtimer: BHs are off */
+	if (!READ_ONCE(qp->dying) && mrc_tx_window_outstanding(&req->txw)) {
+		kick = mrc_tx_window_holes(&req->txw) ||
+		       mrc_loss_tlp_due(&req->loss, req->quiet_since_ns, req->tlp_probes,
+					ktime_get_ns(), &deadline);
+		if (!kick && deadline) {
+			hrtimer_set_expires(t, ns_to_ktime(deadline));
+			ret = HRTIMER_RESTART;
+		}
+	}
+	spin_unlock(&req->lock);
+	if (kick)
+		mrc_req_kick(qp);
+	return ret;
 }
 
 static void mrc_req_timer(struct timer_list *t)
