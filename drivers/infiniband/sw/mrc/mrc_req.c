@@ -934,7 +934,8 @@ static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
 		kick = mrc_tx_window_holes(&req->txw) ||
 		       mrc_loss_tlp_due(&req->loss, req->quiet_since_ns, req->tlp_probes,
 					ktime_get_ns(), &deadline);
-		if (!kick && deadline) {
+		/* a pass may have armed it again while this waited for the lock */
+		if (!kick && deadline && !hrtimer_is_queued(t)) {
 			hrtimer_set_expires(t, ns_to_ktime(deadline));
 			ret = HRTIMER_RESTART;
 		}
