@@ -295,7 +295,18 @@ bool End::exchange_and_connect() {
         std::printf("FAIL: no setup from the peer\n");
         return false;
     }
-    return tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) == 0;
+    if (tool::connect_qp(qp_.get(), remote_.info, my_psn_, params_) != 0)
+        return false;
+    // Neither side sends before both QPs are in RTS: a bad request reaching a peer still in RTR
+    // fails that QP there and then, and the peer's own move to RTS would fail with it.
+    const std::uint32_t ready = 1;
+    std::uint32_t peer_ready = 0;
+    if (!ch_.send_obj(ready) ||
+        !ch_.recv_obj(peer_ready, Clock::now() + std::chrono::seconds(30)) || peer_ready != ready) {
+        std::printf("FAIL: the peer did not connect\n");
+        return false;
+    }
+    return true;
 }
 
 bool End::post_recv(std::uint64_t wr_id) {

@@ -270,12 +270,15 @@ err_profile:
 	return err < 0 ? err : -ENOMEM;
 }
 
-static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state new,
-			     bool notify_sq_drained)
+/*
+ * Move from @old, the state the transition was validated against, to @new.
+ * The data path may fail the QP meanwhile (a bad request on a QP in RTR):
+ * that error stands, as if it came just after this modify, and the QP
+ * flushes as any QP entering ERR does.
+ */
+static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state old,
+			     enum ib_qp_state new, bool notify_sq_drained)
 {
-	enum ib_qp_state old;
-
-	old = mrc_qp_state(qp);
 	ibdev_dbg(qp->ibqp.device, "qp %u: %s -> %s\n", qp->ibqp.qp_num,
 		  mrc_qp_state_name(old), mrc_qp_state_name(new));
 
@@ -286,6 +289,8 @@ static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state new,
 		mrc_req_start(qp);
 
 	spin_lock_irq(&qp->state_lock);
+	if (qp->state == IB_QPS_ERR && old != IB_QPS_ERR && new != IB_QPS_RESET)
+		new = IB_QPS_ERR;
 	WRITE_ONCE(qp->state, new);
 	spin_unlock_irq(&qp->state_lock);
 
@@ -471,7 +476,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
 		qp->attr.en_sqd_async_notify = attr->en_sqd_async_notify;
 	if (mask & IB_QP_STATE)
-		mrc_qp_set_state(qp, new, qp->attr.en_sqd_async_notify);
+		mrc_qp_set_state(qp, cur, new, qp->attr.en_sqd_async_notify);
 out:
 	mutex_unlock(&qp->modify_lock);
 	return err;
