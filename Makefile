@@ -127,7 +127,8 @@ check: setup
 	$(MAKE) -C $(TOP) vm-test
 
 # The debug kernel and an mrc.ko built against it, from a copy of the module's
-# sources so that the mrc.ko of the stock kernel stays where it is.
+# sources so that the mrc.ko of the stock kernel stays where it is; that mrc.ko
+# has the race windows the selftests open (mrc_race.h).
 DEBUG_BUILD := $(BUILD)/debug-kernel
 DEBUG_KDIR := $(DEBUG_BUILD)/linux
 DEBUG_MOD_SRC := $(DEBUG_BUILD)/mrc
@@ -140,7 +141,7 @@ debug-modules: debug-kernel
 	mkdir -p $(DEBUG_MOD_SRC)
 	tar -C $(TOP) --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod*' \
 		-cf - Kbuild drivers include | tar -C $(DEBUG_MOD_SRC) -xf -
-	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD_SRC) W=1 KCFLAGS=-Werror modules
+	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD_SRC) W=1 KCFLAGS=-Werror MRC_RACE_WINDOWS=y modules
 
 # Every VM selftest on the debug kernel; any KASAN, KFENCE, lockdep, UBSAN,
 # atomic-sleep or kmemleak report fails the run (selftests/vm/run.sh).

@@ -47,11 +47,13 @@ rd_atomic_grant_honoured() {
 	assert_eq "$(counter mrcsta rd_atomic_refused)" 3 "READ/atomic requests refused beyond the grant"
 }
 
-# Issue 15, F1: rkey lookups of arriving WRITEs race the deregistration of their MR (a stress
-# for the debug kernel's KASAN; here every WRITE must complete as it may and the kernel stay
-# quiet). The send path's lkeys race in hostile.sh (mr_dereg_races_lookups).
+# Issue 15, F1: rkey lookups of arriving WRITEs race the deregistration of their MR: every
+# WRITE completes as it may and the kernel stays quiet. The test build stalls each lookup after
+# it found the MR (race window 1), for the debug kernel's KASAN to see a freed MR read. The
+# send path's lkeys race in hostile.sh (mr_dereg_races_lookups).
 mr_dereg_races_writes() {
 	two_hosts
+	race_windows_open 1 300
 	bad_input mr-churn
 }
 

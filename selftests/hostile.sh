@@ -60,10 +60,12 @@ dest_qpn_zero_refused() {
 	scribble dest-qpn-0
 }
 
-# F1: lkey lookups on the send path race the MR's deregistration (a stress for the debug
-# kernel's KASAN; here it must finish with every WQE completed and the kernel quiet).
+# F1: lkey lookups on the send path race the MR's deregistration: every WQE completes and
+# the kernel stays quiet. On the test build each lookup stalls after it found the MR, so
+# deregistrations land inside lookups and the debug kernel's KASAN sees a freed MR read.
 mr_dereg_races_lookups() {
 	two_hosts
+	race_windows_open 1 300
 	scribble mr-churn
 }
 
@@ -242,19 +244,30 @@ probe_reply_port_asked() {
 	live_transfer_passed
 }
 
-# F5: devices come and go in a namespace while packets for its other device pour in.
+# F5: a device comes and goes in a namespace whose UDP socket its sibling keeps open, while
+# probes for it pour in on its own link: a receive that found the device finishes before the
+# device's counters, netdev and planes go. The test build stalls each receive after it found
+# its device, so the removal lands inside one on almost every round.
 device_removal_under_probe_flood() {
 	two_hosts
 	local i
-	na ip link add mstx0 type dummy
+	ip link add mstx0 netns msta type veth peer name mstx1 netns mstb
+	na ip addr add 10.99.0.1/24 dev mstx0
+	nb ip addr add 10.99.0.2/24 dev mstx1
 	na ip link set mstx0 up
-	nb bash -c "end=\$((SECONDS + 20)); while [ \$SECONDS -lt \$end ]; do
-		printf '$(probe_packet 1 0)' >/dev/udp/$A4/$PORT; done" &
+	nb ip link set mstx1 up
+	race_windows_open 2 2000
+	local flood
+	nb bash -c "end=\$((SECONDS + 60)); while [ \$SECONDS -lt \$end ]; do
+		printf '$(probe_packet 1 0)' >/dev/udp/10.99.0.1/$PORT; done" &
+	flood=$!
 	for i in $(seq 1 10); do
 		na rdma link add mrcstx type mrc netdev mstx0
+		wait_until 10 counter_ge mrcstx rx_packets 1 ||
+			fail "round $i: the flood did not reach mrcstx"
 		na rdma link del mrcstx
 	done
-	[ "$(counter mrcsta rx_packets)" -gt 0 ] || fail "the flood did not reach A"
+	kill $flood 2>/dev/null || true
 	rdev_absent mrcstx || fail "mrcstx is left"
 	assert_match "$(rdma link show mrcsta/1)" "state ACTIVE" "the device that stayed"
 }

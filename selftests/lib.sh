@@ -109,6 +109,17 @@ mrc_param_set() { # NAME VALUE
 	echo "$2" >"$f"
 }
 
+# Open mrc.ko's race windows (drivers/infiniband/sw/mrc/mrc_race.h) at SITES, a bit mask (1:
+# an MR found by key, 2: a device found for a packet), for US microseconds each, when the
+# module is the test build that has them (make check-debug); with any other build the test
+# stays a plain stress. cleanup_world closes them.
+race_windows_open() { # SITES US
+	[ -e /sys/module/mrc/parameters/race_windows ] || return 0
+	mrc_param_set race_window_us "$2"
+	mrc_param_set race_windows "$1"
+	echo "race windows $1 open for $2 us each"
+}
+
 # Remove every object a test may have left behind.
 cleanup_world() {
 	local d n i

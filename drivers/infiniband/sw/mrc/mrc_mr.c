@@ -20,6 +20,7 @@
 #include "mrc.h"
 #include "mrc_mr.h"
 #include "mrc_param.h"
+#include "mrc_race.h"
 
 static int mrc_mr_check_access(int access)
 {
@@ -157,6 +158,8 @@ struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
 
 	rcu_read_lock();
 	mr = xa_load(&mdev->mr_xa, MRC_MR_KEY_INDEX(key));
+	if (mr)
+		mrc_race_window(MRC_RACE_MR_LOOKUP);
 	if (!mr || mr->ibmr.lkey != key || !refcount_inc_not_zero(&mr->refs))
 		mr = NULL;
 	rcu_read_unlock();

@@ -31,6 +31,7 @@
 #include "mrc_av.h"
 #include "mrc_net.h"
 #include "mrc_param.h"
+#include "mrc_race.h"
 #include "mrc_stats.h"
 
 unsigned short mrc_udp_port = 4791;
@@ -62,8 +63,10 @@ static int mrc_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 	rcu_read_lock();
 	mdev = mrc_dev_lookup_rcu(skb->dev);
-	if (mdev)
+	if (mdev) {
+		mrc_race_window(MRC_RACE_DEV_LOOKUP);
 		mrc_recv(mdev, skb);	/* consumes the skb */
+	}
 	rcu_read_unlock();
 	if (mdev)
 		return 0;
