@@ -97,37 +97,61 @@ cmdline+=" hung_task_panic=1 nmi_watchdog=panic loglevel=6 mrc_vm=$mode"
 [ -z "${MRC_PENDING:-}" ] || cmdline+=" mrc_pending=1"	# cases not run by default yet
 [ $debug -eq 0 ] || cmdline+=" mrc_debug=1"	# panic_on_warn already stops at a KASAN report
 
-echo "run.sh: booting ${accel[1]} VM, log in $log"
 # QEMU writes the serial log; we follow it live, and stop the VM early when
 # the kernel reports a leaked netdev reference (it would wait forever).
-: >"$log"
-qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2048 -nographic -no-reboot \
-	-nic none -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	</dev/null >"$log" 2>&1 &
-qemu_pid=$!
-tail -n +1 -f --pid=$qemu_pid "$log" &
-tail_pid=$!
-trap 'kill $qemu_pid $tail_pid 2>/dev/null' EXIT
-
-timed_out=0 leaked=0
+# A boot that prints nothing for boot_stall_s before the VM's init says it
+# booted is stuck, not slow, and is tried again (up to boot_tries times): the
+# debug kernel hangs in about half of its boots under TCG in its RCU-tasks
+# self test (synchronize_rcu_tasks() at "Running RCU-tasks wait API self
+# tests", before any mrc code runs).
+boot_stall_s=${MRC_VM_BOOT_STALL_S:-120}
+boot_tries=3
+timed_out=0 leaked=0 stuck=0
 deadline=$((SECONDS + timeout_s))
-while kill -0 $qemu_pid 2>/dev/null; do
-	if [ $SECONDS -ge $deadline ]; then
-		timed_out=1
-		kill $qemu_pid
-		break
-	fi
-	if grep -q 'waiting for .* to become free' "$log"; then
-		leaked=1
-		sleep 15	# let the kernel print who holds it, then stop
-		kill $qemu_pid
-		break
-	fi
-	sleep 2
+for try in $(seq 1 $boot_tries); do
+	echo "run.sh: booting ${accel[1]} VM (try $try), log in $log"
+	: >"$log"
+	qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2048 -nographic -no-reboot \
+		-nic none -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+		</dev/null >"$log" 2>&1 &
+	qemu_pid=$!
+	tail -n +1 -f --pid=$qemu_pid "$log" &
+	tail_pid=$!
+	trap 'kill $qemu_pid $tail_pid 2>/dev/null' EXIT
+
+	stuck=0 size=0 quiet_since=$SECONDS booted=0
+	while kill -0 $qemu_pid 2>/dev/null; do
+		if [ $SECONDS -ge $deadline ]; then
+			timed_out=1
+			kill $qemu_pid
+			break
+		fi
+		if grep -q 'waiting for .* to become free' "$log"; then
+			leaked=1
+			sleep 15	# let the kernel print who holds it, then stop
+			kill $qemu_pid
+			break
+		fi
+		if [ $booted -eq 0 ]; then
+			if grep -q '^MRC-VM: booted' "$log"; then
+				booted=1
+			elif [ "$(stat -c %s "$log")" != "$size" ]; then
+				size=$(stat -c %s "$log")
+				quiet_since=$SECONDS
+			elif [ $((SECONDS - quiet_since)) -ge $boot_stall_s ]; then
+				stuck=1
+				echo "run.sh: the boot printed nothing for ${boot_stall_s}s: stuck, booting again" >&2
+				kill $qemu_pid
+				break
+			fi
+		fi
+		sleep 2
+	done
+	wait $qemu_pid 2>/dev/null || true
+	wait $tail_pid 2>/dev/null || true
+	trap - EXIT
+	[ $stuck -eq 1 ] || break
 done
-wait $qemu_pid 2>/dev/null || true
-wait $tail_pid 2>/dev/null || true
-trap - EXIT
 
 fail=0
 complain() { echo "run.sh: FAIL: $*" >&2; fail=1; }
