@@ -53,7 +53,7 @@ rd_atomic_grant_honoured() {
 # send path's lkeys race in hostile.sh (mr_dereg_races_lookups).
 mr_dereg_races_writes() {
 	two_hosts
-	race_windows_open 1 300
+	race_windows_open 1 2000
 	bad_input mr-churn
 }
 

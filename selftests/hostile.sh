@@ -65,7 +65,7 @@ dest_qpn_zero_refused() {
 # deregistrations land inside lookups and the debug kernel's KASAN sees a freed MR read.
 mr_dereg_races_lookups() {
 	two_hosts
-	race_windows_open 1 300
+	race_windows_open 1 2000
 	scribble mr-churn
 }
 

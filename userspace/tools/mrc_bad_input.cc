@@ -19,8 +19,9 @@
 //             its completion names, the limit event fires once (and disarms), and moving the
 //             QP to ERR raises LAST_WQE_REACHED without flushing the 2 receives it never took.
 //     mr-churn  the server registers a second MR over its region, sends its rkey, deregisters
-//             it after a random 0-400 us; the client WRITEs 16 x 256 bytes with that rkey at
-//             once: its lookups on the server race the deregistration. 64 rounds; each WRITE
+//             it after a random 0-400 us (even rounds) or once the first WRITE landed (odd
+//             ones); the client WRITEs 16 x 256 bytes with that rkey at once: its lookups
+//             on the server race the deregistration. 64 rounds; each WRITE
 //             completes well, with REM_ACCESS_ERR or flushed after one, never otherwise, and
 //             both QPs are connected anew after a failure; the pages around the region stay
 //             untouched.
@@ -621,13 +622,33 @@ bool End::server_flush() {
 
 // ---- mr-churn: rkey lookups of arriving WRITEs race the MR's deregistration ----
 
+// True once any byte of @area is no longer 0 (a WRITE landed), false after @limit.
+bool landed(std::span<const std::byte> area, std::chrono::microseconds limit) {
+    const auto end = Clock::now() + limit;
+    const volatile std::byte *p = area.data(); // the kernel writes it behind the compiler's back
+    do {
+        for (std::size_t i = 0; i < area.size(); i++)
+            if (p[i] != std::byte{0})
+                return true;
+    } while (Clock::now() < end);
+    return false;
+}
+
+// Even rounds deregister a random 0-400 us after the rkey left; odd rounds as soon as the
+// first WRITE's bytes land, while the other 15 arrive (on the race-window build each of them
+// stalls in its lookup, and the deregistration meets one there).
 bool End::server_churn(const Msg &m) {
+    const std::span<std::byte> first = region_of(mem_).first(256);
+    std::fill(first.begin(), first.end(), std::byte{0});
     tool::Mr mr = tool::register_mr(pd_.get(), region_of(mem_).data(), kRegion,
                                     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
     const Msg reply{.req = Req::Churn, .arg = m.arg, .val = mr ? mr->rkey : 0};
     if (!send(reply) || !mr)
         return check(false, "round %u: an MR to churn", m.arg);
-    std::this_thread::sleep_for(std::chrono::microseconds(rng_.next() % 400));
+    if (m.arg % 2)
+        landed(first, std::chrono::milliseconds(50));
+    else
+        std::this_thread::sleep_for(std::chrono::microseconds(rng_.next() % 400));
     mr.reset(); // deregistered while the client's WRITEs for it arrive
     return true;
 }

@@ -15,8 +15,9 @@
 //     cq-prod      the CQ producer index is scribbled far ahead: the kernel keeps its own, so
 //                  the next completion lands where the consumer looks for it.
 //     dest-qpn-0   INIT -> RTR towards QPN 0 is refused (EINVAL).
-//     mr-churn     one thread registers and deregisters an MR in a loop while another posts
-//                  WRITEs from it and flushes them (lookups racing deregistration).
+//     mr-churn     one thread registers an MR, keeps it 0-300 us and deregisters it, in a loop,
+//                  while another posts WRITEs from it and flushes them 1 ms later (lookups
+//                  racing deregistration).
 //     read-flood   16384 READ WQEs of 128 MiB each posted at once: the kernel's memory stays
 //                  within 32 MiB of where it was (a READ's progress is tracked per QP, not
 //                  in a map per WQE sized by its length).
@@ -58,6 +59,7 @@
 #include <rdma/mrc-abi.h>
 #include <unistd.h>
 
+#include "tool_pattern.h"
 #include "tool_verbs.h"
 
 namespace mrc::scribble {
@@ -407,7 +409,11 @@ bool Scribbler::dest_qpn_zero() {
     return check(err == EINVAL, "connecting to QPN 0: %s", std::strerror(err));
 }
 
-// Lookups of an lkey (the requester copying a WRITE's payload) racing its deregistration.
+// Lookups of an lkey (the requester copying a WRITE's payload) racing its deregistration. Each
+// MR stays registered for a random 0-300 us, so that lookups find it alive and its
+// deregistration comes while they run (registering takes far longer than that: an MR
+// deregistered at once would be in the table for a few microseconds of each cycle). The
+// WRITEs get 1 ms to leave before the QP is failed and they flush.
 bool Scribbler::mr_churn() {
     if (!setup(64))
         return false;
@@ -415,6 +421,7 @@ bool Scribbler::mr_churn() {
     std::atomic<bool> stop{false};
     unsigned int cycles = 0;
     std::thread churn([&] {
+        tool::Rng rng(0x6d722d636875726eULL);
         while (!stop.load()) {
             tool::Mr mr =
                     tool::register_mr(pd_.get(), buf_.data(), kRegion, IBV_ACCESS_LOCAL_WRITE);
@@ -422,6 +429,7 @@ bool Scribbler::mr_churn() {
                 break;
             lkey.store(mr->lkey);
             cycles++;
+            std::this_thread::sleep_for(std::chrono::microseconds(rng.below(300)));
         }
     });
     bool ok = true;
@@ -430,6 +438,7 @@ bool Scribbler::mr_churn() {
         ok = connect();
         for (std::uint64_t i = 0; ok && i < 8; i++)
             ok = post_write(i, true, lkey.load());
+        std::this_thread::sleep_for(1ms);
         ok = ok && tool::modify_qp_state(qp_.get(), IBV_QPS_ERR) == 0;
         ok = ok && tool::poll_completions(cq_.get(), 8, 5s).size() == 8;
     }
