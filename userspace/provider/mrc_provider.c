@@ -450,14 +450,29 @@ static int mrc_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv
     return err;
 }
 
+/*
+ * No system call, except in ERR: the kernel flushes receives posted then (the application may
+ * be draining the QP) when the doorbell tells it they are there.
+ */
 static int mrc_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr) {
     struct mrc_qp *qp = to_mqp(ibqp);
+    struct ibv_send_wr *unused;
+    bool flush = false;
+    int db_err = 0;
+    int err;
 
     if (!qp->rq) {
         *bad_wr = wr; /* the QP receives through its SRQ */
         return EINVAL;
     }
-    return mrc_recv_ring_post(qp->rq, wr, bad_wr);
+    err = mrc_recv_ring_post(qp->rq, wr, bad_wr, &flush);
+    if (flush)
+        db_err = ibv_cmd_post_send(ibqp, NULL, &unused);
+    if (db_err && !err) {
+        *bad_wr = wr; /* published, but the kernel was not told */
+        return db_err;
+    }
+    return err;
 }
 
 /* Shared receive queues */
@@ -525,7 +540,9 @@ static int mrc_destroy_srq(struct ibv_srq *ibsrq) {
 
 static int mrc_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
                              struct ibv_recv_wr **bad_wr) {
-    return mrc_recv_ring_post(to_msrq(ibsrq)->rq, wr, bad_wr);
+    bool unused; /* an SRQ's WRs belong to no QP: no QP's ERR flushes them */
+
+    return mrc_recv_ring_post(to_msrq(ibsrq)->rq, wr, bad_wr, &unused);
 }
 
 static void mrc_free_context(struct ibv_context *ibctx) {

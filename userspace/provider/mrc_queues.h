@@ -10,6 +10,7 @@
 #ifndef MRC_QUEUES_H
 #define MRC_QUEUES_H
 
+#include <stdbool.h> // NOLINT(modernize-deprecated-headers): a C header too
 #include <stdint.h> // NOLINT(modernize-deprecated-headers): a C header too
 
 #include <infiniband/verbs.h>
@@ -61,9 +62,13 @@ int mrc_send_ring_post(struct mrc_send_ring *sq, struct ibv_send_wr *wr,
 /* Receive queue of a QP, or an SRQ: the provider produces struct mrc_recv_wqe. */
 struct mrc_recv_ring *mrc_recv_ring_new(void *map, const struct mrc_ring_info *info);
 void mrc_recv_ring_free(struct mrc_recv_ring *rq);
-/* ibv_post_recv / ibv_post_srq_recv: like mrc_send_ring_post, no system call needed. */
+/*
+ * ibv_post_recv / ibv_post_srq_recv: like mrc_send_ring_post, no system call needed, unless
+ * *@flush_doorbell comes back true: WRs were published while the kernel flushes this ring (a QP
+ * in ERR), and it flushes them when the caller rings the QP's send doorbell.
+ */
 int mrc_recv_ring_post(struct mrc_recv_ring *rq, struct ibv_recv_wr *wr,
-                       struct ibv_recv_wr **bad_wr);
+                       struct ibv_recv_wr **bad_wr, bool *flush_doorbell);
 
 #ifdef __cplusplus
 }

@@ -98,6 +98,11 @@ public:
         return err;
     }
 
+    // What the consumer asks of the producer now (MRC_RING_F_*), read after what we published.
+    [[nodiscard]] std::uint32_t consumer_flags() const noexcept {
+        return ring_.load_consumer_flags_after_fence();
+    }
+
 private:
     // A consumer index ahead of ours (a confused kernel) also reads as full.
     [[nodiscard]] bool full(std::uint32_t producer, std::uint32_t consumer) const {
@@ -174,9 +179,11 @@ void mrc_recv_ring_free(struct mrc_recv_ring *rq) {
 }
 
 int mrc_recv_ring_post(struct mrc_recv_ring *rq, struct ibv_recv_wr *wr,
-                       struct ibv_recv_wr **bad_wr) {
+                       struct ibv_recv_wr **bad_wr, bool *flush_doorbell) {
     unsigned int posted = 0;
-    return rq->post(wr, bad_wr, &posted);
+    const int err = rq->post(wr, bad_wr, &posted);
+    *flush_doorbell = posted && (rq->consumer_flags() & MRC_RING_F_FLUSH) != 0;
+    return err;
 }
 
 } // extern "C"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // ring.h - a ring shared with mrc.ko, as <rdma/mrc-abi.h> lays it out: the producer index at
-// MRC_RING_PROD_OFFSET, the consumer index at MRC_RING_CONS_OFFSET, num_slots slots of slot_size
+// MRC_RING_PROD_OFFSET, the consumer index at MRC_RING_CONS_OFFSET (and its flags at
+// MRC_RING_FLAGS_OFFSET), num_slots slots of slot_size
 // bytes from MRC_RING_SLOTS_OFFSET. Indexes run free; slot i holds index i & (num_slots - 1).
 // A view: it neither owns nor maps the memory.
 #ifndef MRC_PROVIDER_RING_H
@@ -48,10 +49,16 @@ public:
     void store_consumer(std::uint32_t value) const {
         index(MRC_RING_CONS_OFFSET).store(value, std::memory_order_release);
     }
+    // The consumer's flags (MRC_RING_F_*), after a full fence: the kernel fences between
+    // setting them and reading our index, so one of us sees what the other wrote.
+    [[nodiscard]] std::uint32_t load_consumer_flags_after_fence() const {
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        return index(MRC_RING_FLAGS_OFFSET).load(std::memory_order_relaxed);
+    }
 
 private:
     [[nodiscard]] std::atomic_ref<std::uint32_t> index(std::size_t offset) const {
-        // The mapping starts on a page boundary and both offsets are multiples of 64.
+        // The mapping starts on a page boundary and every offset is a multiple of 4.
         return std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t *>(base_ + offset));
     }
 

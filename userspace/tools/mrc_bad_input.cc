@@ -12,7 +12,7 @@
 //             and a WRITE + SEND_WITH_IMM + READ round then succeeds, checked on both ends.
 //     flush   the server destroys its QP; the client posts sends and receives that can never
 //             complete, moves its QP to ERR and gets every one back, in order, as WR_FLUSH_ERR
-//             (and one posted after ERR too); then it destroys a QP with work outstanding and
+//             (and a send posted after ERR too, then a receive alone); then it destroys a QP with work outstanding and
 //             never polled, and its CQ, MR and PD, all cleanly.
 //     srq     the server's QP receives through a shared receive queue holding 8 receives, its
 //             limit armed at 4; the client SENDs 6 messages: each lands whole in the receive
@@ -495,8 +495,7 @@ bool End::server_verify(const Msg &m) {
                "round %u: the WRITE before it is in place", m.arg) &&
          ok;
     tool::pattern_fill(mem_.span(), tool::pattern_key(kSeed, 1, 0, 0, 0), 0);
-    // The next bad access must find a receive to flush: post it before the client may start
-    // (a receive posted once the QP is already in ERR is flushed only by the next doorbell).
+    // The next bad access must find a receive to flush: post it before the client may start.
     ok = post_recv(999) && ok;
     const Msg reply{.req = Req::Verify, .arg = ok ? 1U : 0U, .val = 0};
     return send(reply) && ok;
@@ -585,6 +584,15 @@ bool End::client_flush() {
     ok = check(bad == 0, "every completion is WR_FLUSH_ERR, sends and receives each in order") &&
          ok;
     ok = check(tool::query_qp_state(qp_.get()) == IBV_QPS_ERR, "QP state ERR") && ok;
+    // Draining a QP: a receive posted in ERR, with no send after it, comes back flushed too
+    // (the provider posts receives without a system call).
+    ok = post_recv(200) && ok;
+    const std::vector<ibv_wc> drain = tool::poll_completions(cq_.get(), 1, std::chrono::seconds(2));
+    ok = check(drain.size() == 1 && drain[0].wr_id == 200 &&
+                       drain[0].status == IBV_WC_WR_FLUSH_ERR,
+               "a receive posted in ERR, alone, comes back flushed (%zu completion(s))",
+               drain.size()) &&
+         ok;
 
     // A QP destroyed with work outstanding and completions never polled.
     qp_.reset();

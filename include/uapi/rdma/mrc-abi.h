@@ -22,6 +22,7 @@
  *
  *	offset 0			__u32 producer   (free-running index)
  *	offset MRC_RING_CONS_OFFSET	__u32 consumer   (free-running index)
+ *	offset MRC_RING_FLAGS_OFFSET	__u32 consumer's flags (MRC_RING_F_*)
  *	offset MRC_RING_SLOTS_OFFSET	num_slots slots of slot_size bytes
  *
  * num_slots is a power of two; slot i holds index (i & (num_slots - 1)).
@@ -37,10 +38,19 @@
  *
  * The kernel copies each slot out before it validates or uses it, so
  * userspace changing a slot it already published can only hurt itself.
+ *
+ * A QP's RQ carries MRC_RING_F_FLUSH while the QP is in ERR: receives
+ * published then are flushed (IBV_WC_WR_FLUSH_ERR) only once the provider
+ * rings the send doorbell, so it rings it when it finds the flag after
+ * publishing (a full fence between the two; the kernel sets the flag, then
+ * fences, then flushes what is published).
  */
 #define MRC_RING_PROD_OFFSET	0
 #define MRC_RING_CONS_OFFSET	64
+#define MRC_RING_FLAGS_OFFSET	68
 #define MRC_RING_SLOTS_OFFSET	128
+
+#define MRC_RING_F_FLUSH	(1U << 0)
 
 /* Where a ring lives: pass to mmap(2) on the uverbs command fd. */
 struct mrc_ring_info {

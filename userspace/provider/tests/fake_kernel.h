@@ -39,6 +39,7 @@ public:
     [[nodiscard]] std::uint32_t consumer() const { return index(MRC_RING_CONS_OFFSET).load(); }
     void set_producer(std::uint32_t v) const { index(MRC_RING_PROD_OFFSET).store(v); }
     void set_consumer(std::uint32_t v) const { index(MRC_RING_CONS_OFFSET).store(v); }
+    void set_consumer_flags(std::uint32_t v) const { index(MRC_RING_FLAGS_OFFSET).store(v); }
 
     [[nodiscard]] std::uint8_t *slot(std::uint32_t index) const {
         return mem_.get() + MRC_RING_SLOTS_OFFSET +

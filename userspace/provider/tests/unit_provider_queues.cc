@@ -423,6 +423,25 @@ TEST(mrc_send_ring_post, consumer_ahead_of_producer_reads_as_full) {
     EXPECT_EQ(0U, ring.producer());
 }
 
+// A QP in ERR (the kernel's MRC_RING_F_FLUSH): WRs published then ask for the doorbell that
+// flushes them; none published, or no flag, ask for nothing.
+TEST(mrc_recv_ring_post, in_err_published_wrs_ask_for_the_flush_doorbell) {
+    const FakeRing ring(2, 32);
+    const Rq rq = make_rq(ring);
+    ibv_recv_wr *bad = nullptr;
+    bool flush = true;
+    RecvList one(1);
+    ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), one.head(), &bad, &flush));
+    EXPECT_FALSE(flush);
+    ring.set_consumer_flags(MRC_RING_F_FLUSH);
+    RecvList two(1);
+    ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), two.head(), &bad, &flush));
+    EXPECT_TRUE(flush);
+    RecvList three(1); // the ring is full: nothing published, nothing to tell
+    EXPECT_EQ(ENOMEM, mrc_recv_ring_post(rq.get(), three.head(), &bad, &flush));
+    EXPECT_FALSE(flush);
+}
+
 TEST(mrc_recv_ring_post, publishes_entries_for_the_kernel) {
     const FakeRing ring(8, 64);
     const Rq rq = make_rq(ring);
@@ -432,7 +451,8 @@ TEST(mrc_recv_ring_post, publishes_entries_for_the_kernel) {
     list.wrs[1].sg_list = sges.data();
     list.wrs[1].num_sge = 2;
     ibv_recv_wr *bad = nullptr;
-    ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), list.head(), &bad));
+    bool flush = false;
+    ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), list.head(), &bad, &flush));
     EXPECT_EQ(nullptr, bad);
     const auto got = mrc_test::consume_recv(ring);
     ASSERT_EQ(2U, got.size());
@@ -448,7 +468,8 @@ TEST(mrc_recv_ring_post, full_ring_is_enomem) {
     const Rq rq = make_rq(ring);
     RecvList list(3);
     ibv_recv_wr *bad = nullptr;
-    EXPECT_EQ(ENOMEM, mrc_recv_ring_post(rq.get(), list.head(), &bad));
+    bool flush = false;
+    EXPECT_EQ(ENOMEM, mrc_recv_ring_post(rq.get(), list.head(), &bad, &flush));
     EXPECT_EQ(&list.wrs[2], bad);
     EXPECT_EQ(2U, ring.producer());
 }
@@ -461,7 +482,8 @@ TEST(mrc_recv_ring_post, too_many_sges_is_einval) {
     list.wrs[0].sg_list = sges.data();
     list.wrs[0].num_sge = 2;
     ibv_recv_wr *bad = nullptr;
-    EXPECT_EQ(EINVAL, mrc_recv_ring_post(rq.get(), list.head(), &bad));
+    bool flush = false;
+    EXPECT_EQ(EINVAL, mrc_recv_ring_post(rq.get(), list.head(), &bad, &flush));
     EXPECT_EQ(list.head(), bad);
     EXPECT_EQ(0U, ring.producer());
 }
@@ -473,7 +495,8 @@ TEST(mrc_recv_ring_post, wraps_around_many_times) {
     for (std::uint64_t round = 0; round < 30; round++) {
         RecvList list(4, round * 4);
         ibv_recv_wr *bad = nullptr;
-        ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), list.head(), &bad));
+        bool flush = false;
+        ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), list.head(), &bad, &flush));
         for (const auto &e : mrc_test::consume_recv(ring))
             ASSERT_EQ(next_seen++, e.wqe.wr_id);
     }

@@ -74,6 +74,18 @@ enum ib_qp_state mrc_qp_state(struct mrc_qp *qp)
 }
 
 /*
+ * Under state_lock. The RQ's flag tells the provider that receives it
+ * posts in ERR wait for a doorbell to be flushed: it posts them without a
+ * system call, and nothing else would look at them until the QP's reset.
+ */
+static void mrc_qp_write_state(struct mrc_qp *qp, enum ib_qp_state state)
+{
+	WRITE_ONCE(qp->state, state);
+	if (qp->rq.buf)
+		mrc_queue_set_flags(&qp->rq, state == IB_QPS_ERR ? MRC_RING_F_FLUSH : 0);
+}
+
+/*
  * The data path found a fatal error: enter ERR from any context. The
  * requester's work item flushes both queues (it may not run here: we can
  * be inside the responder's or completer's lock).
@@ -85,7 +97,7 @@ void mrc_qp_error(struct mrc_qp *qp)
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	was = qp->state == IB_QPS_ERR;
-	WRITE_ONCE(qp->state, IB_QPS_ERR);
+	mrc_qp_write_state(qp, IB_QPS_ERR);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (!was) {
 		mrc_stats_inc(to_mdev(qp->ibqp.device), MRC_CNT_QP_ERRORS);
@@ -291,7 +303,7 @@ static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state old,
 	spin_lock_irq(&qp->state_lock);
 	if (qp->state == IB_QPS_ERR && old != IB_QPS_ERR && new != IB_QPS_RESET)
 		new = IB_QPS_ERR;
-	WRITE_ONCE(qp->state, new);
+	mrc_qp_write_state(qp, new);
 	spin_unlock_irq(&qp->state_lock);
 
 	switch (new) {

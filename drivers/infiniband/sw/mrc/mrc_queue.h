@@ -49,6 +49,16 @@ static inline u32 *mrc_queue_cons_ptr(const struct mrc_queue *q)
 }
 
 /*
+ * The consumer's flags for the producer (MRC_RING_F_*), then a full fence:
+ * what the producer published before it could see them is loaded after.
+ */
+static inline void mrc_queue_set_flags(const struct mrc_queue *q, u32 flags)
+{
+	WRITE_ONCE(*(u32 *)(q->buf + MRC_RING_FLAGS_OFFSET), flags);
+	smp_mb();
+}
+
+/*
  * The consumer index this side wrote last. The page is mapped writable into
  * the process, so the value may have changed under us: read it once and
  * check it like any other value from userspace.
