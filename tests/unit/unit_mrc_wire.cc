@@ -70,7 +70,7 @@ mrc_pkt_hdr extreme_hdr(uint8_t opcode, uint32_t payload_len = 100) {
     case MRC_OP_ACK:
     case MRC_OP_NAK:
         hdr.ack.msn = 0xffffffffU;
-        hdr.ack.ev = 0xffffffffU;
+        hdr.ack.ev_port = 0xffffffffU;
         hdr.ack.sack.cum_psn = 0xffffffffU;
         hdr.ack.sack.sack_base = 0xffffffffU + MRC_WINDOW_MAX - 1U; // wraps
         for (uint64_t &word : hdr.ack.sack.bitmap)
@@ -86,7 +86,7 @@ mrc_pkt_hdr extreme_hdr(uint8_t opcode, uint32_t payload_len = 100) {
         hdr.psn = 0;
         hdr.probe.probe_id = 0xffffffffU;
         hdr.probe.ev = 0xffffffffU;
-        hdr.probe.reply_ev = 0xffffffffU;
+        hdr.probe.reply_port = 0xffffffffU;
         hdr.probe.service_time = opcode == MRC_OP_PROBE_REPLY ? 0xffffffffU : 0;
         hdr.probe.timestamp = ~0ULL;
         break;
@@ -173,7 +173,7 @@ void expect_same_fields(const mrc_pkt_hdr &a, const mrc_pkt_hdr &b) {
     case MRC_OP_ACK:
     case MRC_OP_NAK:
         EXPECT_EQ(a.ack.msn, b.ack.msn);
-        EXPECT_EQ(a.ack.ev, b.ack.ev);
+        EXPECT_EQ(a.ack.ev_port, b.ack.ev_port);
         EXPECT_EQ(0, memcmp(&a.ack.sack, &b.ack.sack, sizeof(a.ack.sack)));
         if (a.opcode == MRC_OP_NAK) {
             EXPECT_EQ(a.ack.nak_code, b.ack.nak_code);
@@ -610,7 +610,7 @@ TEST(mrc_wire_build, golden_nak) {
     hdr.dest_qpn = 1;
     hdr.psn = 100;
     hdr.ack.msn = 7;
-    hdr.ack.ev = 0xc001;
+    hdr.ack.ev_port = 0xc001;
     hdr.ack.sack.cum_psn = 100;
     hdr.ack.sack.sack_base = 100;
     hdr.ack.sack.bitmap[0] = 0x2;                   // PSN 101 arrived
@@ -634,7 +634,7 @@ TEST(mrc_wire_build, golden_probe_reply) {
     hdr.opcode = MRC_OP_PROBE_REPLY;
     hdr.probe.probe_id = 42;
     hdr.probe.ev = 0xc007;
-    hdr.probe.reply_ev = 0xd000;
+    hdr.probe.reply_port = 0xd000;
     hdr.probe.service_time = 1000;
     hdr.probe.timestamp = 0x0123456789abcdefULL;
     ASSERT_EQ(static_cast<int>(sizeof(want)), mrc_wire_build(&hdr, 0, buf, sizeof(buf)));

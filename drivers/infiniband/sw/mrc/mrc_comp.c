@@ -141,7 +141,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	 * the packet that came marked (answered at once), whose own wait the
 	 * window judges the mark by.
 	 */
-	mrc_path_ack_came_back(qp->path, hdr->ack.ev, hdr->flags & MRC_WIRE_F_CE_ECHO);
+	mrc_path_ack_came_back(qp->path, hdr->ack.ev_port, hdr->flags & MRC_WIRE_F_CE_ECHO);
 	if (hdr->flags & MRC_WIRE_F_CE_ECHO) {
 		u64 now = ktime_get_ns();
 

@@ -273,18 +273,18 @@ static struct dst_entry *mrc_net_route6(struct sock *sk, struct flowi6 *fl6,
  * which is what the peer's stack checks once the SRH is consumed.
  */
 static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct mrc_av *av,
-			     const struct mrc_ev_tx *ev, struct net_device *plane,
+			     const struct mrc_ev_tx *tx, struct net_device *plane,
 			     struct sk_buff *skb)
 {
 	struct {
 		struct ipv6_sr_hdr srh;
 		struct in6_addr seg[MRC_PROF_SRV6_SIDS + 1];
 	} __packed osrh = {};
-	u32 nr = ev->srv6.nr_sids, i;
+	u32 nr = tx->srv6.nr_sids, i;
 	struct flowi6 fl6 = {
 		.flowi6_proto = IPPROTO_UDP,
 		.saddr = av->saddr.v6,
-		.fl6_sport = htons(ev->sport),
+		.fl6_sport = htons(tx->sport),
 		.fl6_dport = htons(mrc_udp_port),
 	};
 	struct dst_entry *dst;
@@ -292,7 +292,7 @@ static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct
 	struct udphdr *uh;
 	int err;
 
-	memcpy(&fl6.daddr, ev->srv6.sid[0], sizeof(fl6.daddr));
+	memcpy(&fl6.daddr, tx->srv6.sid[0], sizeof(fl6.daddr));
 	fl6.flowi6_oif = plane ? plane->ifindex : 0;
 	dst = mrc_net_route6(sk, &fl6, plane);
 	if (IS_ERR(dst)) {
@@ -303,7 +303,7 @@ static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct
 	__skb_push(skb, sizeof(*uh));
 	skb_reset_transport_header(skb);
 	uh = udp_hdr(skb);
-	uh->source = htons(ev->sport);
+	uh->source = htons(tx->sport);
 	uh->dest = htons(mrc_udp_port);
 	uh->len = htons(skb->len);
 	skb_dst_set(skb, dst);
@@ -323,7 +323,7 @@ static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
 	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, mrc_net_tclass(av), htonl(ev->has_label ? ev->label : av->flow_label));
+	ip6_flow_hdr(ip6h, mrc_net_tclass(av), htonl(tx->has_label ? tx->label : av->flow_label));
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = av->hop_limit;
@@ -337,7 +337,7 @@ static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct
 	osrh.srh.segments_left = nr;
 	osrh.srh.first_segment = nr;
 	for (i = 0; i < nr; i++)
-		memcpy(&osrh.seg[nr - i], ev->srv6.sid[i], sizeof(struct in6_addr));
+		memcpy(&osrh.seg[nr - i], tx->srv6.sid[i], sizeof(struct in6_addr));
 	err = seg6_do_srh_inline(skb, &osrh.srh);
 	if (err) {
 		kfree_skb(skb);
@@ -349,7 +349,7 @@ static int mrc_net_xmit_srv6(struct mrc_dev *mdev, struct sock *sk, const struct
 }
 
 static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
-			 const struct mrc_av *av, const struct mrc_ev_tx *ev,
+			 const struct mrc_av *av, const struct mrc_ev_tx *tx,
 			 struct net_device *plane, struct dst_cache *cache, struct sk_buff *skb)
 {
 	struct in6_addr saddr = av->saddr.v6, daddr = av->daddr.v6;
@@ -357,13 +357,13 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 		.flowi6_proto = IPPROTO_UDP,
 		.daddr = daddr,
 		.saddr = saddr,
-		.fl6_sport = htons(ev->sport),
+		.fl6_sport = htons(tx->sport),
 		.fl6_dport = htons(mrc_udp_port),
 	};
 	struct dst_entry *dst;
 
-	if (ev->srv6.nr_sids)
-		return mrc_net_xmit_srv6(mdev, sk, av, ev, plane, skb);
+	if (tx->srv6.nr_sids)
+		return mrc_net_xmit_srv6(mdev, sk, av, tx, plane, skb);
 
 	if (plane)
 		fl6.flowi6_oif = plane->ifindex;
@@ -390,12 +390,12 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sock *sk,
 	 */
 	return udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &saddr, &daddr,
 				    mrc_net_tclass(av), av->hop_limit,
-				    htonl(ev->has_label ? ev->label : av->flow_label), htons(ev->sport),
+				    htonl(tx->has_label ? tx->label : av->flow_label), htons(tx->sport),
 				    htons(mrc_udp_port), false);
 }
 
 static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
-			 const struct mrc_av *av, const struct mrc_ev_tx *ev,
+			 const struct mrc_av *av, const struct mrc_ev_tx *tx,
 			 struct net_device *plane, struct dst_cache *cache, struct sk_buff *skb)
 {
 	struct flowi4 fl4 = {
@@ -403,7 +403,7 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 		.flowi4_oif = plane ? plane->ifindex : 0,
 		.daddr = av->daddr.v4,
 		.saddr = av->saddr.v4,
-		.fl4_sport = htons(ev->sport),
+		.fl4_sport = htons(tx->sport),
 		.fl4_dport = htons(mrc_udp_port),
 	};
 	struct rtable *rt;
@@ -428,7 +428,7 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sock *sk,
 	/* takes over both the skb and the route reference */
 	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr,
 			    mrc_net_tclass(av), av->hop_limit, htons(IP_DF),
-			    htons(ev->sport), htons(mrc_udp_port), false, false);
+			    htons(tx->sport), htons(mrc_udp_port), false, false);
 	return 0;
 }
 
@@ -464,7 +464,7 @@ void mrc_net_reply_tx(const struct sk_buff *skb, u8 plane, struct mrc_ev_tx *bac
 		mrc_net_srh_back(skb, &back->srv6);	/* or none: routed plainly */
 }
 
-int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,
+int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *tx,
 		 struct dst_cache *cache, struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
@@ -479,14 +479,14 @@ int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc
 	else
 		sk = rcu_dereference_bh(mdev->sk4);
 	/* plane 1 is routed as the host's tables say; a plane down sends nothing */
-	plane = ev->plane > 1 ? mrc_plane_dev_rcu(mdev, ev->plane) : NULL;
-	if (ev->plane > 1 ? !plane : !mrc_plane_dev_rcu(mdev, 1))
+	plane = tx->plane > 1 ? mrc_plane_dev_rcu(mdev, tx->plane) : NULL;
+	if (tx->plane > 1 ? !plane : !mrc_plane_dev_rcu(mdev, 1))
 		sk = NULL;
 	if (sk) {
 		if (av->family == AF_INET6)
-			err = mrc_net_xmit6(mdev, sk, av, ev, plane, cache, skb);
+			err = mrc_net_xmit6(mdev, sk, av, tx, plane, cache, skb);
 		else
-			err = mrc_net_xmit4(mdev, sk, av, ev, plane, cache, skb);
+			err = mrc_net_xmit4(mdev, sk, av, tx, plane, cache, skb);
 		skb = NULL;	/* consumed, sent or not */
 	}
 	rcu_read_unlock_bh();

@@ -36,10 +36,11 @@ struct mrc_ev_tx {
 };
 
 /*
- * Send @skb (MRC header onwards) to @av as EV @ev says; @cache (may be
- * NULL) remembers the route between packets routed to the peer directly.
+ * Send @skb (MRC header onwards) to @av the way @tx says (an EV's port,
+ * plane, flow label, segments); @cache (may be NULL) remembers the route
+ * between packets routed to the peer directly.
  */
-int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *ev,
+int mrc_net_xmit(struct mrc_dev *mdev, const struct mrc_av *av, const struct mrc_ev_tx *tx,
 		 struct dst_cache *cache, struct sk_buff *skb);
 
 /*

@@ -58,7 +58,7 @@ void mrc_probe_send(struct mrc_dev *mdev, const struct mrc_av *av, u32 ev, u32 p
 		.probe = {
 			.probe_id = probe_id,
 			.ev = ev,
-			.reply_ev = reply_port,
+			.reply_port = reply_port,
 			.timestamp = ktime_get_ns(),
 		},
 	};
@@ -116,7 +116,7 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 		.probe = probe->probe,
 	};
 	int i, copies = probe->flags & MRC_WIRE_F_REPLY_COPIES ? MRC_PROBE_REPLY_COPIES : 1;
-	u32 asked = probe->probe.reply_ev;
+	u32 asked = probe->probe.reply_port;
 
 	if (!mrc_path_known_peer(mdev, peer, &back->srv6) ||
 	    !mrc_probe_budget_take(mdev, copies)) {
@@ -132,7 +132,7 @@ static void mrc_probe_answer(struct mrc_dev *mdev, const struct mrc_av *peer,
 		else if (!back->srv6.nr_sids)
 			mrc_path_reply_ev(mdev, peer,
 					  probe->probe.probe_id + i * MRC_PROBE_REPLY_SPREAD, &tx);
-		hdr.probe.reply_ev = tx.sport;
+		hdr.probe.reply_port = tx.sport;
 		hdr.probe.service_time = (u32)min_t(u64, ktime_get_ns() - arrived_ns, U32_MAX);
 		mrc_probe_xmit(mdev, peer, &hdr, &tx);
 	}

@@ -151,20 +151,20 @@ void mrc_resp_discard(struct mrc_qp *qp)
 }
 
 /*
- * A packet back the way the last request came (mrc_net_reply_tx): to its
- * port @ev, on the plane it came in on, back along its segments if it came
- * over SRv6; without segments the fabric's hash takes it back over the path
- * of that port. Under resp.lock.
+ * A packet back the way the last request came (mrc_net_reply_tx): with UDP
+ * source port @sport (the EV as the wire carries it), on the plane it came
+ * in on, back along its segments if it came over SRv6; without segments the
+ * fabric's hash takes it back over the path of that port. Under resp.lock.
  */
-static void mrc_resp_port_tx(struct mrc_qp *qp, u16 ev, struct mrc_ev_tx *tx)
+static void mrc_resp_port_tx(struct mrc_qp *qp, u16 sport, struct mrc_ev_tx *tx)
 {
 	*tx = qp->resp.back;
-	tx->sport = ev;
+	tx->sport = sport;
 }
 
-/* An ACK or NAK answering a packet that came on @ev (echoed), sent as @tx says. */
+/* An ACK or NAK answering a packet that came from port @sport (echoed), sent as @tx says. */
 static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
-				 u32 nak_psn, bool fatal, u16 ev, const struct mrc_ev_tx *tx)
+				 u32 nak_psn, bool fatal, u16 sport, const struct mrc_ev_tx *tx)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
@@ -188,7 +188,7 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 		resp->dup_seen = false;
 	}
 	hdr.ack.msn = resp->msn_done - 1;	/* last completed; ~0 before any */
-	hdr.ack.ev = ev;
+	hdr.ack.ev_port = sport;
 	hdr.ack.nak_code = nak;
 	hdr.ack.nak_value = nak_value;
 	if (fatal) {
@@ -209,14 +209,14 @@ static void mrc_resp_send_ack_on(struct mrc_qp *qp, u8 nak, u8 nak_value,
 	resp->since_ack = 0;
 }
 
-/* The answer to a packet that came on @ev goes back on the same port. */
+/* The answer to a packet that came from port @sport goes back with the same port. */
 static void mrc_resp_send_ack(struct mrc_qp *qp, u8 nak, u8 nak_value,
-			      u32 nak_psn, bool fatal, u16 ev)
+			      u32 nak_psn, bool fatal, u16 sport)
 {
 	struct mrc_ev_tx tx;
 
-	mrc_resp_port_tx(qp, ev, &tx);
-	mrc_resp_send_ack_on(qp, nak, nak_value, nak_psn, fatal, ev, &tx);
+	mrc_resp_port_tx(qp, sport, &tx);
+	mrc_resp_send_ack_on(qp, nak, nak_value, nak_psn, fatal, sport, &tx);
 }
 
 /*
@@ -435,7 +435,7 @@ static u8 mrc_resp_start_read(struct mrc_qp *qp, u32 psn, const struct mrc_resp_
 }
 
 static void mrc_resp_send_atomic_resp(struct mrc_qp *qp, u32 psn, u32 msn,
-				      u64 orig, u16 ev)
+				      u64 orig, u16 sport)
 {
 	struct mrc_pkt_hdr hdr = {
 		.opcode = MRC_OP_ATOMIC_RESP,
@@ -451,12 +451,12 @@ static void mrc_resp_send_atomic_resp(struct mrc_qp *qp, u32 psn, u32 msn,
 	skb = mrc_pkt_alloc(qp, &hdr, 0, &payload);
 	if (!skb)
 		return;
-	mrc_resp_port_tx(qp, ev, &tx);
+	mrc_resp_port_tx(qp, sport, &tx);
 	mrc_pkt_send(qp, skb, &tx);
 }
 
 static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt *e,
-			  u16 ev)
+			  u16 sport)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_atomic_res *res;
@@ -489,7 +489,7 @@ static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt 
 	res->msn = e->msn;
 	res->orig = orig;
 	res->valid = true;
-	mrc_resp_send_atomic_resp(qp, psn, e->msn, orig, ev);
+	mrc_resp_send_atomic_resp(qp, psn, e->msn, orig, sport);
 	return 0;
 }
 
@@ -497,7 +497,7 @@ static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt 
  * cum moved from @from to @to: every PSN before @to is in. Act on the
  * message boundaries in between, in PSN (= posting) order.
  */
-static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 ev)
+static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 sport)
 {
 	u32 psn;
 
@@ -523,7 +523,7 @@ static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 ev)
 		case MRC_OP_ATOMIC_CSWAP:
 		case MRC_OP_ATOMIC_FADD:
 			if (!nak)
-				nak = mrc_resp_atomic(qp, psn, e, ev);
+				nak = mrc_resp_atomic(qp, psn, e, sport);
 			break;
 		}
 		e->opcode = 0;
@@ -531,7 +531,7 @@ static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 ev)
 			qp->resp.msn_done++;
 		if (nak) {
 			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_REMOTE_ACCESS_ERRORS);
-			mrc_resp_send_ack(qp, nak, 0, psn, true, ev);
+			mrc_resp_send_ack(qp, nak, 0, psn, true, sport);
 			mrc_qp_error(qp);
 			return;
 		}
@@ -664,7 +664,7 @@ static void mrc_resp_read_ask(struct mrc_read_ask *ask, const struct mrc_pkt_hdr
 
 /* A duplicate READ/atomic request: answer it again (executing READ anew). */
 static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
-			       u16 ev)
+			       u16 sport)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_resp_evt e = {};
@@ -688,7 +688,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_resp_evt_read(&e, hdr);
 		if (mrc_resp_start_read(qp, hdr->psn, &e, true))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
-					  false, ev);
+					  false, sport);
 		break;
 	case MRC_OP_ATOMIC_CSWAP:
 	case MRC_OP_ATOMIC_FADD:
@@ -697,7 +697,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 
 			if (r->valid && r->psn == hdr->psn) {
 				mrc_resp_send_atomic_resp(qp, r->psn, r->msn,
-							  r->orig, ev);
+							  r->orig, sport);
 				break;
 			}
 		}
@@ -744,7 +744,7 @@ static void mrc_resp_trust_way_back(struct mrc_qp *qp, struct mrc_ev_tx *back)
  * when the requester asked, a second copy takes one of our own EVs and
  * echoes that one: the requester learns which ways back work from the echo.
  */
-static void mrc_resp_recv_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, u16 ev)
+static void mrc_resp_recv_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, u16 sport)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_ev_tx tx;
@@ -752,8 +752,8 @@ static void mrc_resp_recv_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr 
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DUPLICATES);
 	resp->dup_seen = true;
 	resp->dup_psn = hdr->psn;
-	mrc_resp_duplicate(qp, hdr, ev);
-	mrc_resp_send_ack(qp, 0, 0, 0, false, ev);
+	mrc_resp_duplicate(qp, hdr, sport);
+	mrc_resp_send_ack(qp, 0, 0, 0, false, sport);
 	if (!(hdr->flags & MRC_WIRE_F_ACK_REQ))
 		return;
 	mrc_qp_next_ev(qp, &tx);
@@ -842,7 +842,7 @@ static void mrc_resp_recv_note(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
  * nothing of their own) and act on every message boundary the cumulative
  * point @cum passes.
  */
-static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16 ev)
+static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16 sport)
 {
 	struct mrc_resp *resp = &qp->resp;
 	u32 i, adv, total = 0;
@@ -854,7 +854,7 @@ static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16
 		total += adv;
 	}
 	if (total)
-		mrc_resp_advance(qp, cum, cum + total, ev);
+		mrc_resp_advance(qp, cum, cum + total, sport);
 }
 
 /*
@@ -893,17 +893,17 @@ static bool mrc_resp_recv_ack_due(struct mrc_qp *qp, const struct mrc_pkt_hdr *h
 static void mrc_resp_recv_new(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			      struct sk_buff *skb, const struct mrc_ev_tx *back, u32 n, u32 cum)
 {
-	u16 ev = back->sport;
+	u16 sport = back->sport;
 	u8 nak;
 
 	if (mrc_resp_recv_place(qp, hdr, skb, &nak) == -EAGAIN) {
-		mrc_resp_send_ack(qp, MRC_NAK_RNR, qp->attr.min_rnr_timer, hdr->psn, false, ev);
+		mrc_resp_send_ack(qp, MRC_NAK_RNR, qp->attr.min_rnr_timer, hdr->psn, false, sport);
 		return;
 	}
 	if (hdr->psn != cum)
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_OUT_OF_ORDER);
 	mrc_resp_recv_note(qp, hdr, nak);
-	mrc_resp_recv_accept(qp, hdr->psn, n, cum, ev);
+	mrc_resp_recv_accept(qp, hdr->psn, n, cum, sport);
 	if (mrc_resp_recv_ack_due(qp, hdr, skb, back) && mrc_qp_state(qp) != IB_QPS_ERR)
 		mrc_resp_send_batch_ack(qp, hdr->flags & MRC_WIRE_F_ACK_REQ);
 }

@@ -335,7 +335,7 @@ int mrc_wire_build(const struct mrc_pkt_hdr *hdr, uint32_t payload_len, void *bu
 	}
 	if (op->sh & MRC_SH_ACK) {
 		mrc_put_be32(p, hdr->ack.msn);
-		mrc_put_be32(p + 4, hdr->ack.ev);
+		mrc_put_be32(p + 4, hdr->ack.ev_port);
 		p = mrc_put_sack(p + 8, &hdr->ack.sack);
 	}
 	if (op->sh & MRC_SH_NAK) {
@@ -347,7 +347,7 @@ int mrc_wire_build(const struct mrc_pkt_hdr *hdr, uint32_t payload_len, void *bu
 	if (op->sh & MRC_SH_PROBE) {
 		mrc_put_be32(p, hdr->probe.probe_id);
 		mrc_put_be32(p + 4, hdr->probe.ev);
-		mrc_put_be32(p + 8, hdr->probe.reply_ev);
+		mrc_put_be32(p + 8, hdr->probe.reply_port);
 		mrc_put_be32(p + 12, hdr->probe.service_time);
 		mrc_put_be64(p + 16, hdr->probe.timestamp);
 		p += MRC_WIRE_PROBE_LEN;
@@ -401,7 +401,7 @@ static enum mrc_wire_err mrc_wire_decode(const struct mrc_op_info *op, const uin
 	}
 	if (op->sh & MRC_SH_ACK) {
 		hdr->ack.msn = mrc_get_be32(p);
-		hdr->ack.ev = mrc_get_be32(p + 4);
+		hdr->ack.ev_port = mrc_get_be32(p + 4);
 		p = mrc_get_sack(p + 8, &hdr->ack.sack);
 	}
 	if (op->sh & MRC_SH_NAK) {
@@ -414,7 +414,7 @@ static enum mrc_wire_err mrc_wire_decode(const struct mrc_op_info *op, const uin
 	if (op->sh & MRC_SH_PROBE) {
 		hdr->probe.probe_id = mrc_get_be32(p);
 		hdr->probe.ev = mrc_get_be32(p + 4);
-		hdr->probe.reply_ev = mrc_get_be32(p + 8);
+		hdr->probe.reply_port = mrc_get_be32(p + 8);
 		hdr->probe.service_time = mrc_get_be32(p + 12);
 		hdr->probe.timestamp = mrc_get_be64(p + 16);
 	}

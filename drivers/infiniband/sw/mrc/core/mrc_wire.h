@@ -30,9 +30,9 @@
  *	READ   4  read_len
  *	ATOM  32  msn, rkey, va (8), swap_add (8), compare (8)
  *	ATOMR 12  msn, orig (8)
- *	ACK   48  msn, ev, cum_psn, sack_base, bitmap (4 x 8)
+ *	ACK   48  msn, ev_port, cum_psn, sack_base, bitmap (4 x 8)
  *	NAK    4  code, value, reserved (2)
- *	PROBE 24  probe_id, ev, reply_ev, service_time, timestamp (8)
+ *	PROBE 24  probe_id, ev, reply_port, service_time, timestamp (8)
  */
 #ifndef MRC_WIRE_H
 #define MRC_WIRE_H
@@ -154,7 +154,7 @@ struct mrc_wire_atomic_resp {
 /* ACK and NAK. */
 struct mrc_wire_ack {
 	uint32_t msn;		/* every message up to this one has completed */
-	uint32_t ev;		/* EV the triggering packet arrived on */
+	uint32_t ev_port;	/* the UDP source port (the EV as carried) of the packet answered */
 	struct mrc_sack sack;
 	uint8_t nak_code;	/* NAK: enum mrc_nak_code */
 	uint8_t nak_value;	/* NAK RNR: RNR timer (0..31); others 0 */
@@ -164,8 +164,8 @@ struct mrc_wire_ack {
 struct mrc_wire_probe {
 	uint32_t probe_id;	/* chosen by the prober, echoed */
 	uint32_t ev;		/* EV the probe was sent on, echoed */
-	uint32_t reply_ev;	/* PROBE: EV asked for the reply (0: any);
-				 * PROBE_REPLY: EV the reply was sent on */
+	uint32_t reply_port;	/* PROBE: UDP source port asked for the reply (0: any);
+				 * PROBE_REPLY: the port the reply was sent with */
 	uint32_t service_time;	/* PROBE_REPLY: ns from probe arrival to reply */
 	uint64_t timestamp;	/* prober's clock, echoed */
 };
