@@ -4,11 +4,15 @@
  * NAKs update the PSN scoreboard (cumulative PSN + SACK), READ responses
  * are placed straight at their offset in the local buffer, atomic
  * responses deliver the original value; then WQEs complete in order.
- * Runs in the receive softirq under req.lock.
+ * Completion is the completer's alone: the requester's pass calls
+ * mrc_comp_complete() for what its own decisions finished (a WQE that needs
+ * no answer, a failed one), and its flush retires through mrc_comp_retire().
+ * Runs in the receive softirq (and the requester's pass) under req.lock.
  */
 #include "core/mrc_read_track.h"
 #include "core/mrc_seg.h"
 #include "mrc.h"
+#include "mrc_cq.h"
 #include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
@@ -152,6 +156,130 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	return true;
 }
 
+/* The ibv_wc opcode a send WQE completes with. */
+static u32 mrc_wqe_wc_opcode(const struct mrc_send_wqe *wqe)
+{
+	switch (wqe->opcode) {
+	case IB_UVERBS_WR_RDMA_WRITE:
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
+		return IB_UVERBS_WC_RDMA_WRITE;
+	case IB_UVERBS_WR_RDMA_READ:
+		return IB_UVERBS_WC_RDMA_READ;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
+		return IB_UVERBS_WC_COMP_SWAP;
+	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_UVERBS_WC_FETCH_ADD;
+	default:
+		return IB_UVERBS_WC_SEND;
+	}
+}
+
+/* The completion of @w with @status. */
+static void mrc_comp_fill_cqe(struct mrc_qp *qp, const struct mrc_swqe *w,
+			      u8 status, struct mrc_cqe *cqe)
+{
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->wr_id = w->wqe->wr_id;
+	cqe->status = status;
+	cqe->opcode = mrc_wqe_wc_opcode(w->wqe);
+	cqe->qp_num = qp->ibqp.qp_num;
+	if (mrc_wqe_is_read(w->wqe))
+		cqe->byte_len = w->len;
+	else if (mrc_wqe_is_atomic(w->wqe))
+		cqe->byte_len = 8;
+}
+
+/*
+ * Retire the oldest WQE: free its SQ slot first, then post its completion
+ * (if any), so an application that polls the CQE and posts at once always
+ * finds the slot free.
+ */
+void mrc_comp_retire(struct mrc_qp *qp, struct mrc_swqe *w, u8 status, bool signal)
+{
+	struct mrc_req *req = &qp->req;
+	struct mrc_cqe cqe;
+
+	mrc_comp_fill_cqe(qp, w, status, &cqe);
+	if ((mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe)) &&
+	    w->next_pkt && req->rd_atomic)
+		req->rd_atomic--;
+	/* a READ that failed waits for its missing responses no more */
+	if (mrc_wqe_is_read(w->wqe) && w->next_pkt)
+		mrc_read_track_release(req->reads, w->first_chunk +
+				       DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS));
+	req->done++;
+	mrc_queue_store_cons(&qp->sq, req->done);
+	if (signal && mrc_cq_post(qp->scq, &cqe, false))
+		mrc_qp_error(qp);
+}
+
+static bool mrc_swqe_done(struct mrc_qp *qp, struct mrc_swqe *w)
+{
+	u32 una = mrc_tx_window_una(&qp->req.txw);
+
+	if (w->next_pkt < w->npkts)
+		return false;
+	/*
+	 * Every PSN acknowledged, READs and atomics too: a response proves
+	 * that some request was executed, not that the responder's window
+	 * holds each PSN (a delayed chunk READ_REQ executed as a duplicate
+	 * answers PSNs that only single-PSN re-requests will fill). The
+	 * requester must keep the WQE to resend those.
+	 */
+	if (mrc_psn_before(una, w->first_psn + w->npkts))
+		return false;
+	if (mrc_wqe_is_read(w->wqe))
+		return w->resp_pkts == w->npkts;
+	if (mrc_wqe_is_atomic(w->wqe))
+		return w->atomic_done;
+	return true;
+}
+
+/*
+ * A fatal NAK for @failed: the responder's QP went to ERR and answers
+ * nothing more. Earlier WQEs still waiting on it -- READ responses and
+ * atomic results it had queued -- would wait until the retries ran out,
+ * holding @failed's error back; they are flushed instead. Those fully
+ * acknowledged complete as they are.
+ */
+void mrc_comp_responder_failed(struct mrc_qp *qp, const struct mrc_swqe *failed)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->done; i != req->next; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (w == failed)
+			return;
+		if (!w->status && !mrc_swqe_done(qp, w))
+			w->status = IB_WC_WR_FLUSH_ERR;
+	}
+}
+
+/*
+ * Complete WQEs in posting order (RC). Called with req.lock held whenever
+ * acknowledgements or responses may have finished the oldest ones.
+ */
+void mrc_comp_complete(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+
+	while (req->done != req->send) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
+
+		if (w->status) {
+			mrc_comp_retire(qp, w, w->status, true);
+			mrc_qp_error(qp);	/* the rest is flushed */
+			return;
+		}
+		if (!mrc_swqe_done(qp, w))
+			return;
+		mrc_comp_retire(qp, w, IB_WC_SUCCESS, qp->sq_sig_all ||
+				(w->wqe->send_flags & IB_SEND_SIGNALED));
+	}
+}
+
 /*
  * The WQE a NAK names, or NULL when the NAK cannot be ours. Its PSN must be
  * one we sent (before nxt) inside a WQE with packets on the wire, and still
@@ -215,7 +343,7 @@ static void mrc_comp_nak(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr)
 	}
 	if (!w->status)
 		w->status = status;
-	mrc_req_responder_failed(qp, w);
+	mrc_comp_responder_failed(qp, w);
 	return;
 bad:
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_NAK);
@@ -309,7 +437,7 @@ void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_comp_atomic_resp(qp, hdr);
 		break;
 	}
-	mrc_req_complete(qp);
+	mrc_comp_complete(qp);
 	/*
 	 * Wake the requester only when it has work: a wake-up per ACK would
 	 * preempt a busy-polling application on every message.

@@ -250,14 +250,27 @@ static inline bool mrc_wqe_is_read(const struct mrc_send_wqe *wqe)
 	return wqe->opcode == IB_UVERBS_WR_RDMA_READ;
 }
 
+static inline bool mrc_wqe_is_atomic(const struct mrc_send_wqe *wqe)
+{
+	return wqe->opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ||
+	       wqe->opcode == IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* The requester's state of send WQE @index (a running count). */
+static inline struct mrc_swqe *mrc_req_swqe(struct mrc_qp *qp, u32 index)
+{
+	return &qp->req.swqe[index & (qp->sq.num_slots - 1)];
+}
+
 bool mrc_req_read_arrived(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx);
 struct mrc_swqe *mrc_req_find_psn(struct mrc_qp *qp, u32 psn);
-void mrc_req_responder_failed(struct mrc_qp *qp, const struct mrc_swqe *failed);
 void mrc_req_restart_rto(struct mrc_qp *qp);
 void mrc_req_wait_rnr(struct mrc_qp *qp, u32 psn, unsigned long until);
-void mrc_req_complete(struct mrc_qp *qp);
 
-/* mrc_comp.c: the completer (responses to our requests) */
+/* mrc_comp.c: the completer (responses to our requests, and completion) */
+void mrc_comp_complete(struct mrc_qp *qp);
+void mrc_comp_retire(struct mrc_qp *qp, struct mrc_swqe *w, u8 status, bool signal);
+void mrc_comp_responder_failed(struct mrc_qp *qp, const struct mrc_swqe *failed);
 struct mrc_pkt_hdr;
 void mrc_comp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		   struct sk_buff *skb);

@@ -213,12 +213,6 @@ void mrc_req_discard(struct mrc_qp *qp)
 	spin_unlock_bh(&qp->req.lock);
 }
 
-static bool mrc_wqe_is_atomic(const struct mrc_send_wqe *wqe)
-{
-	return wqe->opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ||
-	       wqe->opcode == IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 /* Only for a WQE whose num_sge or inline_len mrc_wqe_check() has bounded. */
 static u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
 {
@@ -227,24 +221,6 @@ static u32 mrc_wqe_length(const struct mrc_send_wqe *wqe)
 	if (wqe->send_flags & IB_SEND_INLINE)
 		return wqe->inline_len;
 	return mrc_sge_total((const void *)(wqe + 1), wqe->num_sge);
-}
-
-/* The ibv_wc opcode a send WQE completes with. */
-static u32 mrc_wqe_wc_opcode(const struct mrc_send_wqe *wqe)
-{
-	switch (wqe->opcode) {
-	case IB_UVERBS_WR_RDMA_WRITE:
-	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
-		return IB_UVERBS_WC_RDMA_WRITE;
-	case IB_UVERBS_WR_RDMA_READ:
-		return IB_UVERBS_WC_RDMA_READ;
-	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
-		return IB_UVERBS_WC_COMP_SWAP;
-	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
-		return IB_UVERBS_WC_FETCH_ADD;
-	default:
-		return IB_UVERBS_WC_SEND;
-	}
 }
 
 /*
@@ -330,11 +306,6 @@ static void mrc_req_fetch(struct mrc_qp *qp)
 		    wqe->opcode == IB_UVERBS_WR_RDMA_WRITE_WITH_IMM)
 			w->rsn = req->rsn++;
 	}
-}
-
-static struct mrc_swqe *mrc_req_swqe(struct mrc_qp *qp, u32 index)
-{
-	return &qp->req.swqe[index & (qp->sq.num_slots - 1)];
 }
 
 /* Whether response @idx of READ @w, asked for already, is in. */
@@ -1001,7 +972,7 @@ void mrc_req_run(struct mrc_qp *qp)
 	budget = mrc_req_fast_retransmit(qp, budget);
 	budget = mrc_req_send_new(qp, budget);
 	budget = mrc_req_tail_probe(qp, budget);
-	mrc_req_complete(qp);
+	mrc_comp_complete(qp);
 	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
 		mrc_req_arm_timer(qp);
 	spin_unlock_bh(&req->lock);
@@ -1042,113 +1013,6 @@ void mrc_req_doorbell(struct mrc_qp *qp)
 	migrate_enable();
 }
 
-/* The completion of @w with @status. */
-static void mrc_req_fill_cqe(struct mrc_qp *qp, const struct mrc_swqe *w,
-			     u8 status, struct mrc_cqe *cqe)
-{
-	memset(cqe, 0, sizeof(*cqe));
-	cqe->wr_id = w->wqe->wr_id;
-	cqe->status = status;
-	cqe->opcode = mrc_wqe_wc_opcode(w->wqe);
-	cqe->qp_num = qp->ibqp.qp_num;
-	if (mrc_wqe_is_read(w->wqe))
-		cqe->byte_len = w->len;
-	else if (mrc_wqe_is_atomic(w->wqe))
-		cqe->byte_len = 8;
-}
-
-/*
- * Retire the oldest WQE: free its SQ slot first, then post its completion
- * (if any), so an application that polls the CQE and posts at once always
- * finds the slot free.
- */
-static void mrc_req_retire(struct mrc_qp *qp, struct mrc_swqe *w, u8 status,
-			   bool signal)
-{
-	struct mrc_req *req = &qp->req;
-	struct mrc_cqe cqe;
-
-	mrc_req_fill_cqe(qp, w, status, &cqe);
-	if ((mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe)) &&
-	    w->next_pkt && req->rd_atomic)
-		req->rd_atomic--;
-	/* a READ that failed waits for its missing responses no more */
-	if (mrc_wqe_is_read(w->wqe) && w->next_pkt)
-		mrc_read_track_release(req->reads, w->first_chunk +
-				       DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS));
-	req->done++;
-	mrc_queue_store_cons(&qp->sq, req->done);
-	if (signal && mrc_cq_post(qp->scq, &cqe, false))
-		mrc_qp_error(qp);
-}
-
-static bool mrc_swqe_done(struct mrc_qp *qp, struct mrc_swqe *w)
-{
-	u32 una = mrc_tx_window_una(&qp->req.txw);
-
-	if (w->next_pkt < w->npkts)
-		return false;
-	/*
-	 * Every PSN acknowledged, READs and atomics too: a response proves
-	 * that some request was executed, not that the responder's window
-	 * holds each PSN (a delayed chunk READ_REQ executed as a duplicate
-	 * answers PSNs that only single-PSN re-requests will fill). The
-	 * requester must keep the WQE to resend those.
-	 */
-	if (mrc_psn_before(una, w->first_psn + w->npkts))
-		return false;
-	if (mrc_wqe_is_read(w->wqe))
-		return w->resp_pkts == w->npkts;
-	if (mrc_wqe_is_atomic(w->wqe))
-		return w->atomic_done;
-	return true;
-}
-
-/*
- * A fatal NAK for @failed: the responder's QP went to ERR and answers
- * nothing more. Earlier WQEs still waiting on it -- READ responses and
- * atomic results it had queued -- would wait until the retries ran out,
- * holding @failed's error back; they are flushed instead. Those fully
- * acknowledged complete as they are.
- */
-void mrc_req_responder_failed(struct mrc_qp *qp, const struct mrc_swqe *failed)
-{
-	struct mrc_req *req = &qp->req;
-	u32 i;
-
-	for (i = req->done; i != req->next; i++) {
-		struct mrc_swqe *w = mrc_req_swqe(qp, i);
-
-		if (w == failed)
-			return;
-		if (!w->status && !mrc_swqe_done(qp, w))
-			w->status = IB_WC_WR_FLUSH_ERR;
-	}
-}
-
-/*
- * Complete WQEs in posting order (RC). Called with req.lock held whenever
- * acknowledgements or responses may have finished the oldest ones.
- */
-void mrc_req_complete(struct mrc_qp *qp)
-{
-	struct mrc_req *req = &qp->req;
-
-	while (req->done != req->send) {
-		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
-
-		if (w->status) {
-			mrc_req_retire(qp, w, w->status, true);
-			mrc_qp_error(qp);	/* the rest is flushed */
-			return;
-		}
-		if (!mrc_swqe_done(qp, w))
-			return;
-		mrc_req_retire(qp, w, IB_WC_SUCCESS, qp->sq_sig_all ||
-			       (w->wqe->send_flags & IB_SEND_SIGNALED));
-	}
-}
-
 /*
  * The QP is in ERR: complete the failed WQE with its status and every
  * other posted one with WR_FLUSH_ERR. Runs from the work item or modify_qp.
@@ -1166,8 +1030,7 @@ void mrc_req_flush(struct mrc_qp *qp)
 	while (req->done != req->next) {
 		struct mrc_swqe *w = mrc_req_swqe(qp, req->done);
 
-		mrc_req_retire(qp, w, w->status ? w->status : IB_WC_WR_FLUSH_ERR,
-			       true);
+		mrc_comp_retire(qp, w, w->status ? w->status : IB_WC_WR_FLUSH_ERR, true);
 	}
 	req->rd_atomic = 0;
 	mrc_read_track_init(req->reads);
