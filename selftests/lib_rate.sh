@@ -144,8 +144,9 @@ rate_of_qp() {
 #   RATE_KSTALL  the kernel's own fact: the longest time the oldest unacknowledged PSN of
 #                B's QP waited (qp-stats stall-max-ns), ms, and RATE_KSTALL_RTT the same
 #                in the QP's smoothed round trips (queues included),
-#   RATE_ECN_CUTS the ECN marks (the RED queues mark) that cut B's window, and
-#   RATE_ECN_PATH those it left to the path set (qp-stats ecn-decreases, ecn-path-marks),
+#   RATE_ECN_CUTS the cuts of B's window by ECN marks (the RED queues mark; at most one a
+#                round trip), and RATE_ECN_PATH the marks it left to the path set
+#                (qp-stats ecn-decreases, ecn-path-marks),
 # and prints them in one line headed WHAT.
 failover_measure() { # WHAT BREAK
 	local what=$1
@@ -186,8 +187,8 @@ failover_measure() { # WHAT BREAK
 		-v kr="$RATE_KSTALL_RTT" -v ec="$RATE_ECN_CUTS" -v ep="$RATE_ECN_PATH" \
 		'BEGIN {
 		printf "%s: before %.2f MB/s, stall %d ms (in the kernel: %d ms, %d RTTs)," \
-			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f); ECN marks: %d cut the" \
-			" window, %d left to the path set%s\n", w, b / 1e6, s, k, kr,
+			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f); ECN: %d cuts of the" \
+			" window, %d marks left to the path set%s\n", w, b / 1e6, s, k, kr,
 			a / 1e6, b ? a / b : 0, (n - 1) / n, ec, ep,
 			(g > gap ? sprintf("; sampling paused for up to %d ms: not in the rates," \
 			" counted in the stall", g) : "") }'

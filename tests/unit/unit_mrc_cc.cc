@@ -359,31 +359,54 @@ TEST_F(Cc, TheRelativeTargetFollowsTheBaseRttAndTheDeliveryInterval) {
 
 } // namespace
 
-// ECN (mrc_cc_on_ce): a mark cuts by the share of one mark, and only with a queue beyond the
-// target behind the marked packet.
-TEST_F(Cc, AMarkBeyondTheTargetTakesItsShareOfTheWindow) {
+// ECN (mrc_cc_on_ce): the first mark of a round trip, with a queue beyond the target behind the
+// marked packet, cuts by the share of the marks a round trip brought of late; until the first
+// round trips are counted, by half.
+TEST_F(Cc, TheFirstMarkOfARoundTripCutsTheOthersCount) {
     mrc_cc_on_ack(&cc, 1, 100 * kUs, now); // base and srtt 100 us, cwnd 65
     const uint32_t before = cc.cwnd;
 
     mrc_cc_on_ce(&cc, 100 * kUs + 2 * kMs, now); // 2 ms of queue, the target 1 ms
-    EXPECT_EQ(before - (before >> MRC_CC_ECN_CUT_SHIFT), cc.cwnd);
+    EXPECT_EQ(before - before / 2, cc.cwnd);
     EXPECT_EQ(1U, cc.ecn_decreases);
     EXPECT_FALSE(mrc_cc_in_slow_start(&cc));
-    mrc_cc_on_ce(&cc, 3 * kMs, now + kUs); // marks are counted, not round trips
-    EXPECT_EQ(2U, cc.ecn_decreases);
+    for (uint64_t i = 1; i < 100; i++)
+        mrc_cc_on_ce(&cc, 3 * kMs, now + i); // the same round trip: counted, no cut
+    EXPECT_EQ(before - before / 2, cc.cwnd);
+    EXPECT_EQ(1U, cc.ecn_decreases);
+    EXPECT_EQ(100U, cc.round_marks);
 }
 
-TEST_F(Cc, TheMarksOfOneRoundTripHalveTheWindowAtMost) {
+// Round trips of 2 marks each bring the cut to 2/32 of the window; a hundred marks in a round
+// trip still cut by half at most.
+TEST_F(Cc, TheCutFollowsTheMarksOfTheLastRoundTrips) {
     mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
-    const uint32_t before = cc.cwnd;
+    for (int round = 0; round < 200; round++) {
+        now += cc.srtt_ns;
+        mrc_cc_on_ack(&cc, 1, 100 * kUs, now); // the round trip before ends: counted
+        mrc_cc_on_ce(&cc, 3 * kMs, now);
+        mrc_cc_on_ce(&cc, 3 * kMs, now);
+        cc.cwnd = 64U << MRC_CC_SHIFT; // keep it off its floor
+    }
+    EXPECT_NEAR(2.0, static_cast<double>(cc.marks_avg) / (1U << MRC_CC_SHIFT), 0.05);
+    now += cc.srtt_ns;
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    uint32_t before = cc.cwnd;
+    mrc_cc_on_ce(&cc, 3 * kMs, now);
+    EXPECT_NEAR(before * (1.0 - 2.0 / (1U << MRC_CC_ECN_CUT_SHIFT)), cc.cwnd, before / 256.0);
 
-    // 2^shift cuts of 1/2^shift each take more than half: the floor stops them first
-    for (uint64_t i = 0; i < 4U << MRC_CC_ECN_CUT_SHIFT; i++)
-        mrc_cc_on_ce(&cc, 3 * kMs, now + i);
-    EXPECT_EQ(before >> 1, cc.cwnd);
-    EXPECT_LT(cc.ecn_decreases, 1U << MRC_CC_ECN_CUT_SHIFT);
-    mrc_cc_on_ce(&cc, 3 * kMs, now + cc.srtt_ns); // the next round trip's first mark
-    EXPECT_LT(cc.cwnd, before >> 1);
+    for (int round = 0; round < 200; round++) {
+        now += cc.srtt_ns;
+        mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+        for (int i = 0; i < 100; i++)
+            mrc_cc_on_ce(&cc, 3 * kMs, now);
+        cc.cwnd = 64U << MRC_CC_SHIFT; // keep it off its floor
+    }
+    now += cc.srtt_ns;
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    before = cc.cwnd;
+    mrc_cc_on_ce(&cc, 3 * kMs, now);
+    EXPECT_EQ(before - before / 2, cc.cwnd);
 }
 
 TEST_F(Cc, AMarkWithinTheTargetIsOneEvsQueueNotTheWindows) {

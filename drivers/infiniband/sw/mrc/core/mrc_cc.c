@@ -30,6 +30,7 @@ int mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p, uint64_t now_n
 	mrc_rtt_min_init(&cc->interval, now_ns);
 	cc->meas_start_ns = now_ns;
 	cc->ssthresh = 0xffffffffU;
+	cc->marks_avg = MRC_CC_MARKS_INIT << MRC_CC_SHIFT;
 	return 0;
 }
 
@@ -60,6 +61,24 @@ static void mrc_cc_measure(struct mrc_cc *cc, uint32_t acked, uint64_t now_ns)
 				   MRC_CC_INTERVAL_EPOCH_NS);
 	cc->meas_start_ns = now_ns;
 	cc->meas_pkts = 0;
+}
+
+/*
+ * Once per smoothed RTT (as ACKs come), fold the marks of the round trip
+ * that ended into their average, 1/2^MRC_CC_MARKS_GAIN_SHIFT each.
+ */
+static void mrc_cc_count_round(struct mrc_cc *cc, uint64_t now_ns)
+{
+	uint32_t marks = cc->round_marks;
+
+	if (!cc->srtt_ns || now_ns < cc->round_end_ns)
+		return;
+	if (marks > MRC_CC_MARKS_MAX)
+		marks = MRC_CC_MARKS_MAX;
+	cc->marks_avg = cc->marks_avg - (cc->marks_avg >> MRC_CC_MARKS_GAIN_SHIFT) +
+			((marks << MRC_CC_SHIFT) >> MRC_CC_MARKS_GAIN_SHIFT);
+	cc->round_marks = 0;
+	cc->round_end_ns = now_ns + cc->srtt_ns;
 }
 
 uint32_t mrc_cc_target_delay(const struct mrc_cc *cc)
@@ -156,6 +175,7 @@ void mrc_cc_on_ack(struct mrc_cc *cc, uint32_t acked, uint32_t rtt_ns, uint64_t 
 	if (acked > cc->p.max_cwnd)
 		acked = cc->p.max_cwnd;
 	mrc_cc_measure(cc, acked, now_ns);
+	mrc_cc_count_round(cc, now_ns);
 	if (rtt_ns) {
 		if (rtt_ns > MRC_CC_MAX_RTT_NS)
 			rtt_ns = MRC_CC_MAX_RTT_NS;
@@ -210,28 +230,29 @@ void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed)
 /*
  * A packet came back congestion-marked (the ACK's CE echo) after
  * @marked_rtt_ns, 0 when the echo could not name it (the latest sample
- * stands in). Marks are counted, not rounds (see mrc_cc.h); the cuts of
- * one smoothed RTT stop at half the window it started with, so a burst of
- * marks from one queue is one halving at most.
+ * stands in). With a queue beyond the target behind it, it counts into the
+ * round trip's marks, and the first of a round trip cuts the window by the
+ * share the average round trip's marks take (see mrc_cc.h).
  */
 void mrc_cc_on_ce(struct mrc_cc *cc, uint32_t marked_rtt_ns, uint64_t now_ns)
 {
 	uint32_t rtt = marked_rtt_ns ? marked_rtt_ns : cc->last_rtt_ns;
+	uint32_t share;	/* of the window, fixed point */
 
 	cc->ecn_until_ns = now_ns + MRC_CC_ECN_EPOCH_NS;
 	if (!cc->srtt_ns || rtt <= mrc_cc_base_rtt(cc) + mrc_cc_target_delay(cc)) {
 		cc->ecn_path_marks++;
 		return;
 	}
-	if (now_ns >= cc->ecn_round_end_ns) {
-		cc->ecn_round_end_ns = now_ns + cc->srtt_ns;
-		cc->ecn_floor = cc->cwnd >> 1;
-	}
-	if (cc->cwnd <= cc->ecn_floor)
+	if (cc->round_marks < MRC_CC_MARKS_MAX)
+		cc->round_marks++;
+	if (now_ns < cc->ecn_round_end_ns)
 		return;
-	cc->cwnd -= cc->cwnd >> MRC_CC_ECN_CUT_SHIFT;
-	if (cc->cwnd < cc->ecn_floor)
-		cc->cwnd = cc->ecn_floor;
+	cc->ecn_round_end_ns = now_ns + cc->srtt_ns;
+	share = cc->marks_avg >> MRC_CC_ECN_CUT_SHIFT;
+	if (share > MRC_CC_ONE / 2)
+		share = MRC_CC_ONE / 2;
+	cc->cwnd -= (uint32_t)(((uint64_t)cc->cwnd * share) >> MRC_CC_SHIFT);
 	cc->ecn_decreases++;
 	mrc_cc_clamp(cc);
 	cc->ssthresh = cc->cwnd;

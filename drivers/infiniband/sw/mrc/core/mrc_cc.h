@@ -40,19 +40,20 @@
  * every acknowledged packet again up to half of what it was.
  *
  * ECN and delay together (after NSCC's four cases): a congestion mark
- * with the delay beyond the target takes 1/2^MRC_CC_ECN_CUT_SHIFT of the
- * window, at most half of it per smoothed RTT. One cut per mark, not per
- * round trip, is what makes competing QPs fair: a QP with twice the share
- * of a queue gets twice its marks, while a cut per round trip weighs
- * every QP alike and leaves the shares to chance (and to each QP's
- * estimate of its base RTT, which a queue standing since the start
- * inflates).  A mark with the delay within the target is one EV's
- * queue, not the QP's: the path set rests that EV, the window stays.  And
- * once the fabric has marked (within MRC_CC_ECN_EPOCH_NS), delay beyond
- * the target with no mark is a queue that does not mark -- a host, a
- * route that got longer -- and the window grows by its fair packet per
- * round trip instead of shrinking; a fabric that never marks is left to
- * the delay rules above.
+ * with the delay beyond the target counts. The first one of a round trip
+ * cuts the window by 1/2^MRC_CC_ECN_CUT_SHIFT for every mark a round trip
+ * of this QP brought of late (their count averaged over round trips), at
+ * most by half. A QP with twice the share of a queue gets twice its marks
+ * and so cuts twice as deep: that, not a cut per round trip that weighs
+ * every QP alike, is what makes competing QPs fair. Averaged, not a cut
+ * for each mark as it comes, each QP's share does not wander with the
+ * chance of which packets the queue marked.  A mark with the delay within
+ * the target is one EV's queue, not the QP's: the path set rests that EV,
+ * the window stays.  And once the fabric has marked (within
+ * MRC_CC_ECN_EPOCH_NS), delay beyond the target with no mark is a queue
+ * that does not mark -- a host, a route that got longer -- and the window
+ * grows by its fair packet per round trip instead of shrinking; a fabric
+ * that never marks is left to the delay rules above.
  *
  * Times are nanoseconds from the caller's monotonic clock.  The caller
  * owns the locking; nothing here allocates or divides 64-bit values.
@@ -83,16 +84,20 @@
 #define MRC_CC_INTERVAL_EPOCH_NS	(1000ULL * 1000 * 1000)
 
 /*
- * A congestion mark takes this share of the window: 1/32. Marks come one at
- * a time, so each QP's share of a queue wanders by about half the square
- * root of this share (the marks' noise against the per-mark rule's pull
- * back to the fair share): the SRv6 8:1 incast of make sim strays 13.5%
- * from the mean share over a hundred round trips, 6.4% at 1/128. 1/128 was
- * tried and withdrawn: in the VM's rate test the rate after a spine's
- * blackhole over SRv6 fell to 0.54-0.73 of before (0.6 fails) where 1/32
- * holds 0.74-0.77 (Documentation/multipath.rst).
+ * A round trip's congestion mark takes this share of the window: 1/32.
+ * The marks of a round trip are averaged over the last ones, 1/16 of each
+ * (MRC_CC_MARKS_GAIN_SHIFT), from MRC_CC_MARKS_INIT (the first congestion
+ * halves the window), each round trip's count at most MRC_CC_MARKS_MAX.
+ * Cut by 1/32 for each mark as it came, the QPs of the SRv6 8:1 incast of
+ * make sim strayed 13.5% from the mean share over a hundred round trips
+ * (6.4% at 1/128, which slowed the VM's rate test after a blackhole to
+ * 0.54-0.73 of before); averaged, 8.4%, and 3.9-5.1% with the adaptive
+ * spray over ECMP.
  */
 #define MRC_CC_ECN_CUT_SHIFT		5U
+#define MRC_CC_MARKS_GAIN_SHIFT		4U
+#define MRC_CC_MARKS_INIT		16U
+#define MRC_CC_MARKS_MAX		4096U
 /* A fabric that marked within this long is taken to mark its queues. */
 #define MRC_CC_ECN_EPOCH_NS		(1000ULL * 1000 * 1000)
 
@@ -118,14 +123,16 @@ struct mrc_cc {
 	uint64_t hold_until_ns;		/* no decrease before this */
 	uint32_t ssthresh;		/* fixed point: slow start below it */
 	uint64_t ecn_until_ns;		/* the fabric marks: delay alone cuts nothing */
-	uint64_t ecn_round_end_ns;	/* marks' cuts stop at ecn_floor until then */
-	uint32_t ecn_floor;		/* fixed point: half the window at the round's start */
+	uint64_t ecn_round_end_ns;	/* no mark cuts before this */
+	uint64_t round_end_ns;		/* the round trip whose marks are counted ends */
+	uint32_t round_marks;		/* ... and its marks beyond the target so far */
+	uint32_t marks_avg;		/* fixed point: a round trip's marks, averaged */
 	/* what happened, for the QP's statistics */
 	uint32_t delay_decreases;
 	uint32_t loss_decreases;
 	uint32_t path_losses;		/* losses on failing paths: no decrease */
 	uint32_t quiet_losses;		/* losses with the delay within target: none */
-	uint32_t ecn_decreases;		/* marks that cut the window */
+	uint32_t ecn_decreases;		/* round trips whose marks cut the window */
 	uint32_t ecn_path_marks;	/* marks with the delay within target: none */
 	uint32_t timeouts;
 };
