@@ -89,7 +89,8 @@ void trace(uint64_t now, const Sender &s, const Receiver &rx) {
     std::fprintf(stderr,
                  "TRACE t_us=%llu una=%u nxt=%u sacked=%u cum=%u cwnd=%u srtt_us=%u base_us=%.1f "
                  "target_us=%.1f reo_us=%u "
-                 "usable=%u suspect=%u bad=%u tx=%llu retx=%llu tlp=%llu rto=%llu\n",
+                 "usable=%u suspect=%u bad=%u tx=%llu retx=%llu tlp=%llu rto=%llu "
+                 "cuts_delay=%u cuts_loss=%u cuts_ecn=%u marks_avg=%.2f\n",
                  static_cast<unsigned long long>(now / 1000), txw.una, txw.nxt, txw.nr_sacked,
                  rx.cum(), mrc_cc_cwnd(&s.cc()), s.cc().srtt_ns / 1000,
                  mrc_cc_base_rtt(&s.cc()) / 1000.0, mrc_cc_target_delay(&s.cc()) / 1000.0,
@@ -97,7 +98,9 @@ void trace(uint64_t now, const Sender &s, const Receiver &rx) {
                  static_cast<unsigned long long>(s.stats().tx_packets),
                  static_cast<unsigned long long>(s.stats().retransmits),
                  static_cast<unsigned long long>(s.stats().tail_probes),
-                 static_cast<unsigned long long>(s.stats().rto));
+                 static_cast<unsigned long long>(s.stats().rto), s.cc().delay_decreases,
+                 s.cc().loss_decreases, s.cc().ecn_decreases,
+                 s.cc().marks_avg / static_cast<double>(1U << MRC_CC_SHIFT));
 }
 
 // The spine most of requester 0's EVs take: a hash may leave a spine with none of 16 EVs, and
