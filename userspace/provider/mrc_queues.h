@@ -11,7 +11,7 @@
 #define MRC_QUEUES_H
 
 #include <stdbool.h> // NOLINT(modernize-deprecated-headers): a C header too
-#include <stdint.h> // NOLINT(modernize-deprecated-headers): a C header too
+#include <stdint.h>  // NOLINT(modernize-deprecated-headers): a C header too
 
 #include <infiniband/verbs.h>
 #include <rdma/mrc-abi.h>

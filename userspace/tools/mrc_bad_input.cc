@@ -12,8 +12,8 @@
 //             and a WRITE + SEND_WITH_IMM + READ round then succeeds, checked on both ends.
 //     flush   the server destroys its QP; the client posts sends and receives that can never
 //             complete, moves its QP to ERR and gets every one back, in order, as WR_FLUSH_ERR
-//             (and a send posted after ERR too, then a receive alone); then it destroys a QP with work outstanding and
-//             never polled, and its CQ, MR and PD, all cleanly.
+//             (a send posted after ERR too, then a receive alone); then it destroys a QP with
+//             work outstanding and never polled, and its CQ, MR and PD, all cleanly.
 //     srq     the server's QP receives through a shared receive queue holding 8 receives, its
 //             limit armed at 4; the client SENDs 6 messages: each lands whole in the receive
 //             its completion names, the limit event fires once (and disarms), and moving the
@@ -588,8 +588,7 @@ bool End::client_flush() {
     // (the provider posts receives without a system call).
     ok = post_recv(200) && ok;
     const std::vector<ibv_wc> drain = tool::poll_completions(cq_.get(), 1, std::chrono::seconds(2));
-    ok = check(drain.size() == 1 && drain[0].wr_id == 200 &&
-                       drain[0].status == IBV_WC_WR_FLUSH_ERR,
+    ok = check(drain.size() == 1 && drain[0].wr_id == 200 && drain[0].status == IBV_WC_WR_FLUSH_ERR,
                "a receive posted in ERR, alone, comes back flushed (%zu completion(s))",
                drain.size()) &&
          ok;
