@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // ring.h - a ring shared with mrc.ko, as <rdma/mrc-abi.h> lays it out: the producer index at
-// MRC_RING_PROD_OFFSET, the consumer index at MRC_RING_CONS_OFFSET (and its flags at
-// MRC_RING_FLAGS_OFFSET), num_slots slots of slot_size
-// bytes from MRC_RING_SLOTS_OFFSET. Indexes run free; slot i holds index i & (num_slots - 1).
-// A view: it neither owns nor maps the memory.
+// MRC_RING_PROD_OFFSET, the consumer index at MRC_RING_CONS_OFFSET and its flags at
+// MRC_RING_FLAGS_OFFSET, num_slots slots of slot_size bytes from MRC_RING_SLOTS_OFFSET.
+// Indexes run free; slot i holds index i & (num_slots - 1). A view: it neither owns nor maps
+// the memory.
 #ifndef MRC_PROVIDER_RING_H
 #define MRC_PROVIDER_RING_H
 
