@@ -409,6 +409,28 @@ TEST_F(Cc, TheCutFollowsTheMarksOfTheLastRoundTrips) {
     EXPECT_EQ(before - before / 2, cc.cwnd);
 }
 
+// Quiet round trips average the marks down, but a round trip with a mark cuts for one at least;
+// and after a second without any, the next congestion halves the window as the first did.
+TEST_F(Cc, AfterQuietRoundTripsAMarkStillCuts) {
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    mrc_cc_on_ce(&cc, 3 * kMs, now); // the first congestion: half
+    for (int round = 0; round < 200; round++) {
+        now += cc.srtt_ns;
+        mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    }
+    EXPECT_LT(cc.marks_avg, 1U << MRC_CC_SHIFT);
+    cc.cwnd = 64U << MRC_CC_SHIFT;
+    mrc_cc_on_ce(&cc, 3 * kMs, now);
+    EXPECT_EQ((64U << MRC_CC_SHIFT) - ((64U << MRC_CC_SHIFT) >> MRC_CC_ECN_CUT_SHIFT), cc.cwnd);
+
+    now += MRC_CC_ECN_EPOCH_NS;
+    mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
+    cc.cwnd = 64U << MRC_CC_SHIFT;
+    mrc_cc_on_ce(&cc, 3 * kMs, now);
+    EXPECT_EQ(32U << MRC_CC_SHIFT, cc.cwnd);
+    EXPECT_EQ(3U, cc.ecn_decreases);
+}
+
 TEST_F(Cc, AMarkWithinTheTargetIsOneEvsQueueNotTheWindows) {
     mrc_cc_on_ack(&cc, 1, 100 * kUs, now);
     const uint32_t before = cc.cwnd;

@@ -452,13 +452,14 @@ static int mrc_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv
 
 /*
  * No system call, except in ERR: the kernel flushes receives posted then (the application may
- * be draining the QP) when the doorbell tells it they are there.
+ * be draining the QP) when the doorbell tells it they are there. The WRs are posted either way:
+ * a doorbell refused because the QP left ERR meanwhile (a reset discards them, a QP back in
+ * INIT keeps them) must not make the application post them twice.
  */
 static int mrc_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr) {
     struct mrc_qp *qp = to_mqp(ibqp);
     struct ibv_send_wr *unused;
     bool flush = false;
-    int db_err = 0;
     int err;
 
     if (!qp->rq) {
@@ -467,11 +468,7 @@ static int mrc_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv
     }
     err = mrc_recv_ring_post(qp->rq, wr, bad_wr, &flush);
     if (flush)
-        db_err = ibv_cmd_post_send(ibqp, NULL, &unused);
-    if (db_err && !err) {
-        *bad_wr = wr; /* published, but the kernel was not told */
-        return db_err;
-    }
+        (void)ibv_cmd_post_send(ibqp, NULL, &unused);
     return err;
 }
 

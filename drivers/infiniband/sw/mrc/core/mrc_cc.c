@@ -73,6 +73,10 @@ static void mrc_cc_count_round(struct mrc_cc *cc, uint64_t now_ns)
 
 	if (!cc->srtt_ns || now_ns < cc->round_end_ns)
 		return;
+	if (!cc->round_end_ns) {	/* the first round trip starts with the first sample */
+		cc->round_end_ns = now_ns + cc->srtt_ns;
+		return;
+	}
 	if (marks > MRC_CC_MARKS_MAX)
 		marks = MRC_CC_MARKS_MAX;
 	cc->marks_avg = cc->marks_avg - (cc->marks_avg >> MRC_CC_MARKS_GAIN_SHIFT) +
@@ -237,19 +241,25 @@ void mrc_cc_on_loss(struct mrc_cc *cc, uint64_t now_ns, bool path_failed)
 void mrc_cc_on_ce(struct mrc_cc *cc, uint32_t marked_rtt_ns, uint64_t now_ns)
 {
 	uint32_t rtt = marked_rtt_ns ? marked_rtt_ns : cc->last_rtt_ns;
-	uint32_t share;	/* of the window, fixed point */
+	bool quiet = now_ns >= cc->ecn_until_ns;
+	uint32_t marks, share;	/* share: of the window, fixed point */
 
 	cc->ecn_until_ns = now_ns + MRC_CC_ECN_EPOCH_NS;
 	if (!cc->srtt_ns || rtt <= mrc_cc_base_rtt(cc) + mrc_cc_target_delay(cc)) {
 		cc->ecn_path_marks++;
 		return;
 	}
+	/* the quiet round trips since the last congestion say nothing of this one */
+	if (quiet)
+		cc->marks_avg = MRC_CC_MARKS_INIT << MRC_CC_SHIFT;
 	if (cc->round_marks < MRC_CC_MARKS_MAX)
 		cc->round_marks++;
 	if (now_ns < cc->ecn_round_end_ns)
 		return;
 	cc->ecn_round_end_ns = now_ns + cc->srtt_ns;
-	share = cc->marks_avg >> MRC_CC_ECN_CUT_SHIFT;
+	/* this round trip has brought one mark at least */
+	marks = cc->marks_avg > MRC_CC_ONE ? cc->marks_avg : MRC_CC_ONE;
+	share = marks >> MRC_CC_ECN_CUT_SHIFT;
 	if (share > MRC_CC_ONE / 2)
 		share = MRC_CC_ONE / 2;
 	cc->cwnd -= (uint32_t)(((uint64_t)cc->cwnd * share) >> MRC_CC_SHIFT);
