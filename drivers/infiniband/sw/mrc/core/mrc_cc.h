@@ -96,7 +96,8 @@
  * (6.4% at 1/128, which slowed the VM's rate test after a blackhole to
  * 0.54-0.73 of before); averaged, the adaptive spray's ECMP incast is
  * 2.8-9.6% from the mean over seeds 1-8 (10.4% before on seed 1). The SRv6
- * one stays 6.5-16% whichever rule (the same run with 0-5 us of jitter):
+ * one is 4-16% under both averaged rules tried (the same run with 0-5 us
+ * of jitter):
  * phase effects of a fabric without noise, the QPs whose packets meet the
  * queue below its threshold round after round cutting less often.
  */
