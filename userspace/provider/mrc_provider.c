@@ -537,9 +537,7 @@ static int mrc_destroy_srq(struct ibv_srq *ibsrq) {
 
 static int mrc_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
                              struct ibv_recv_wr **bad_wr) {
-    bool unused; /* an SRQ's WRs belong to no QP: no QP's ERR flushes them */
-
-    return mrc_recv_ring_post(to_msrq(ibsrq)->rq, wr, bad_wr, &unused);
+    return mrc_recv_ring_post(to_msrq(ibsrq)->rq, wr, bad_wr, NULL);
 }
 
 static void mrc_free_context(struct ibv_context *ibctx) {

@@ -65,7 +65,8 @@ void mrc_recv_ring_free(struct mrc_recv_ring *rq);
 /*
  * ibv_post_recv / ibv_post_srq_recv: like mrc_send_ring_post, no system call needed, unless
  * *@flush_doorbell comes back true: WRs were published while the kernel flushes this ring (a QP
- * in ERR), and it flushes them when the caller rings the QP's send doorbell.
+ * in ERR), and it flushes them when the caller rings the QP's send doorbell. An SRQ passes NULL:
+ * no QP's ERR flushes its WRs, so it skips the fence the flag is read after.
  */
 int mrc_recv_ring_post(struct mrc_recv_ring *rq, struct ibv_recv_wr *wr,
                        struct ibv_recv_wr **bad_wr, bool *flush_doorbell);

@@ -182,7 +182,8 @@ int mrc_recv_ring_post(struct mrc_recv_ring *rq, struct ibv_recv_wr *wr,
                        struct ibv_recv_wr **bad_wr, bool *flush_doorbell) {
     unsigned int posted = 0;
     const int err = rq->post(wr, bad_wr, &posted);
-    *flush_doorbell = posted != 0 && (rq->consumer_flags() & MRC_RING_F_FLUSH) != 0;
+    if (flush_doorbell != nullptr) // the fence is for a QP's RQ only
+        *flush_doorbell = posted != 0 && (rq->consumer_flags() & MRC_RING_F_FLUSH) != 0;
     return err;
 }
 

@@ -442,6 +442,18 @@ TEST(mrc_recv_ring_post, in_err_published_wrs_ask_for_the_flush_doorbell) {
     EXPECT_FALSE(flush);
 }
 
+// An SRQ asks nothing of the flag (no QP's ERR flushes its WRs): NULL, and the WRs still post.
+TEST(mrc_recv_ring_post, an_srq_passes_no_flush_doorbell) {
+    const FakeRing ring(4, 32);
+    const Rq rq = make_rq(ring);
+    ring.set_consumer_flags(MRC_RING_F_FLUSH);
+    RecvList list(2, 7);
+    ibv_recv_wr *bad = nullptr;
+    ASSERT_EQ(0, mrc_recv_ring_post(rq.get(), list.head(), &bad, nullptr));
+    EXPECT_EQ(nullptr, bad);
+    EXPECT_EQ(2U, ring.producer());
+}
+
 TEST(mrc_recv_ring_post, publishes_entries_for_the_kernel) {
     const FakeRing ring(8, 64);
     const Rq rq = make_rq(ring);

@@ -97,9 +97,9 @@
  * 0.54-0.73 of before); averaged, the adaptive spray's ECMP incast is
  * 2.8-9.6% from the mean over seeds 1-8 (10.4% before on seed 1). The SRv6
  * one is 4-16% under both averaged rules tried (the same run with 0-5 us
- * of jitter):
- * phase effects of a fabric without noise, the QPs whose packets meet the
- * queue below its threshold round after round cutting less often.
+ * of jitter): phase effects of a fabric without noise, the QPs whose
+ * packets meet the queue below its threshold round after round cutting
+ * less often.
  */
 #define MRC_CC_ECN_CUT_SHIFT		5U
 #define MRC_CC_MARKS_GAIN_SHIFT		4U
