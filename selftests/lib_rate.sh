@@ -60,6 +60,7 @@ rate_blackhole() { ns_ex msts2 tc qdisc add dev msts2-a root netem loss 100%; }	
 # emulation its clock calibration may fail and report 0.
 RATE_SAMPLES=/tmp/rate-samples.out
 RATE_QP_JSON=/tmp/rate-qp-stats.json
+RATE_QP_PRE_JSON=/tmp/rate-qp-stats-pre.json
 rate_run() { # SECONDS [AT BREAK]
 	local secs=$1 at=${2:-} break=${3:-} bw sampler stats=
 	ip netns exec msta sleep 1000 >/dev/null 2>&1 &	# not via na: $! must be the sleep
@@ -71,6 +72,10 @@ rate_run() { # SECONDS [AT BREAK]
 	wait_until 30 evs_b_ready
 	if [ -n "$break" ]; then
 		sleep "$at"
+		# B's QP as the failure finds it; its longest wait starts over, so that what
+		# it waits from now on is the failure's, not the start's or a VM hold-up's
+		nb mrcctl -j stats qp dev mrcstb >$RATE_QP_PRE_JSON 2>/dev/null || true
+		nb mrcctl stats reset-stall dev mrcstb
 		RATE_T_BREAK=$(now_ms)
 		$break
 		# B's QP as last seen alive, for the checks and for a failure to show: polled
@@ -142,8 +147,11 @@ rate_of_qp() {
 #                the surviving paths took over at once; 3000 when nothing came through;
 #                a sampling gap in those 3 s counts as stalled),
 #   RATE_KSTALL  the kernel's own fact: the longest time the oldest unacknowledged PSN of
-#                B's QP waited (qp-stats stall-max-ns), ms, and RATE_KSTALL_RTT the same
-#                in the QP's smoothed round trips (queues included),
+#                B's QP waited from the failure on (qp-stats stall-max-ns, reset as the
+#                failure comes), ms, and RATE_KSTALL_RTT the same in the QP's smoothed
+#                round trips (queues included),
+#   RATE_KSTALL_PRE the longest wait before the failure (ms): the start's, or the VM's,
+#   RATE_RTO     the retransmit timeouts of B's QP from the failure on,
 #   RATE_ECN_CUTS the cuts of B's window by ECN marks (the RED queues mark; at most one a
 #                round trip), and RATE_ECN_PATH the marks it left to the path set
 #                (qp-stats ecn-decreases, ecn-path-marks),
@@ -179,16 +187,23 @@ failover_measure() { # WHAT BREAK
 		"\((.stall_max_ns // 0) / 1000000 | floor) " +
 		"\(if (.srtt_ns // 0) > 0 then .stall_max_ns / .srtt_ns | floor else -1 end)"' \
 		$RATE_QP_JSON 2>/dev/null || echo "-1 -1")"
+	RATE_KSTALL_PRE=$(jq -r 'map(.stall_max_ns // 0) | max // 0 | . / 1000000 | floor' \
+		$RATE_QP_PRE_JSON 2>/dev/null || echo -1)
+	RATE_RTO=$(jq -r -n --slurpfile pre $RATE_QP_PRE_JSON --slurpfile post $RATE_QP_JSON \
+		'($post[0] | map(.timeouts // 0) | add // 0) -
+		 ($pre[0] | map(.timeouts // 0) | add // 0)' 2>/dev/null || echo -1)
 	read -r RATE_ECN_CUTS RATE_ECN_PATH <<<"$(jq -r '
 		"\(map(.ecn_decreases // 0) | add // 0) \(map(.ecn_path_marks // 0) | add // 0)"' \
 		$RATE_QP_JSON 2>/dev/null || echo "0 0")"
 	awk -v w="$what" -v b="$RATE_BEFORE" -v s="$RATE_STALL" -v a="$RATE_AFTER" \
 		-v n="$RATE_SPINES" -v g="$(rate_max_gap)" -v gap=$RATE_GAP_MS -v k="$RATE_KSTALL" \
-		-v kr="$RATE_KSTALL_RTT" -v ec="$RATE_ECN_CUTS" -v ep="$RATE_ECN_PATH" \
+		-v kr="$RATE_KSTALL_RTT" -v kp="$RATE_KSTALL_PRE" -v rto="$RATE_RTO" \
+		-v ec="$RATE_ECN_CUTS" -v ep="$RATE_ECN_PATH" \
 		'BEGIN {
-		printf "%s: before %.2f MB/s, stall %d ms (in the kernel: %d ms, %d RTTs)," \
+		printf "%s: before %.2f MB/s, stall %d ms (in the kernel: %d ms, %d RTTs;" \
+			" %d ms before the failure; %d RTO expiries)," \
 			" after %.2f MB/s (%.2f of before; (N-1)/N = %.2f); ECN: %d cuts of the" \
-			" window, %d marks left to the path set%s\n", w, b / 1e6, s, k, kr,
+			" window, %d marks left to the path set%s\n", w, b / 1e6, s, k, kr, kp, rto,
 			a / 1e6, b ? a / b : 0, (n - 1) / n, ec, ep,
 			(g > gap ? sprintf("; sampling paused for up to %d ms: not in the rates," \
 			" counted in the stall", g) : "") }'

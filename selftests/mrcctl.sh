@@ -114,6 +114,42 @@ ev_table_while_traffic_flows() {
 	flow_stop
 }
 
+# The longest wait of B's QPs (stats qp's stall_max_ns), ms: of the QP that waited most, and
+# of the one that waited least.
+stall_max_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].stall_max_ns] | max // 0 | ./1e6 | floor'; }
+stall_min_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].stall_max_ns] | min // 0 | ./1e6 | floor'; }
+
+# stats reset-stall: a second without a way to A makes the oldest PSN of each of B's QPs wait
+# that long at least (each QP of the flow always has some out); once every QP's wait has
+# ended, the reset leaves only the flow's ordinary waits (a round trip or a few). An unknown
+# QP is refused by name, and nobody but the network administrator may reset.
+reset_stall_restarts_the_longest_wait() {
+	two_hosts
+	flow_start
+	local before after qpn
+	nb tc qdisc add dev mstb0 root netem loss 100%
+	sleep 1
+	nb tc qdisc del dev mstb0 root
+	poll_until 30 eval '[ "$(stall_min_b)" -ge 800 ]' ||
+		fail "a second without a way to A: the longest waits of B's QPs are" \
+			"$(stall_min_b) to $(stall_max_b) ms"
+	before=$(stall_max_b)
+	ctl_b stats reset-stall dev mrcstb
+	sleep 1
+	after=$(stall_max_b)
+	echo "longest wait of B's QPs: $before ms, then $after ms in the second after the reset"
+	[ "$after" -lt 500 ] || fail "after the reset, the longest wait is still $after ms"
+	qpn=$(ctl_b -j stats qp dev mrcstb | jq '.[0].qpn')
+	ctl_b stats reset-stall dev mrcstb qpn "$qpn"
+	expect_error "reset an unknown QP" "no such QP" \
+		ctl_b stats reset-stall dev mrcstb qpn 16777215
+	expect_error "unprivileged reset" "Operation not permitted" \
+		ctl_b_nobody stats reset-stall dev mrcstb
+	! grep -qE "[1-9][0-9]* errors|FATAL|completion status" $FLOW_LOG ||
+		{ tail -n 5 $FLOW_LOG; fail "the flow failed"; }
+	flow_stop
+}
+
 deny_and_allow_one_ev() {
 	two_hosts
 	flow_start
@@ -492,6 +528,7 @@ profile_refusals() {
 ktap_run \
 	dev_show_lists_the_device \
 	ev_table_while_traffic_flows \
+	reset_stall_restarts_the_longest_wait \
 	deny_and_allow_one_ev \
 	bad_input_is_refused \
 	one_shot_probes_answered \

@@ -21,6 +21,7 @@ A_DEV_INDEX=1
 A_PATH_DEV=1 A_PATH_PROFILE=2 A_PATH_DST=3 A_PATH_EV=5
 A_EV_INDEX=1 A_EV_BYTES=2 A_EV_PLANE=3 A_EV_WEIGHT=4 A_EV_STATE=5
 A_DEV_DEFAULT=8
+A_QP_DEV=1 A_QP_QPN=2
 A_PROBE_DEV=1 A_PROBE_DST=2 A_PROBE_EV=4
 A_FMT_DEV=1 A_FMT_ID=2 A_FMT_MODE=3 A_FMT_STATE=4
 A_PROF_DEV=1 A_PROF_ID=2 A_PROF_MODE=3 A_PROF_FMT_ID=4 A_PROF_STATE=5 A_PROF_COUNT=6 A_PROF_MIN_ACTIVE=7
@@ -258,6 +259,11 @@ u32:$A_FIELD_MASK=1 }
 		u32:$A_PROF_MODE=$MODE_AUTO
 	expect_error "unprivileged dev-set" "^error EPERM " \
 		mrc_nl_check -u send dev-set u32:$A_DEV_INDEX=$idx u32:$A_DEV_DEFAULT=0
+	expect_error "stall reset, no device" "^error EINVAL " nl send qp-stall-reset
+	expect_error "stall reset, no such QP" "^error ENOENT .*no such QP" \
+		nl send qp-stall-reset u32:$A_QP_DEV=$idx u32:$A_QP_QPN=16777215
+	expect_error "unprivileged stall reset" "^error EPERM " \
+		mrc_nl_check -u send qp-stall-reset u32:$A_QP_DEV=$idx
 	expect_error "unprivileged del" "^error EPERM " \
 		mrc_nl_check -u send ev-profile-del u32:$A_PROF_DEV=$idx u32:$A_PROF_ID=0
 	# anyone may read

@@ -100,8 +100,8 @@ class GenTest(unittest.TestCase):
             MRC_ASSERT(__MRC_A_DEV_MAX == MRC_A_DEV_MAX + 1, "");
             MRC_ASSERT(MRC_A_EV_FIELD_MAX == 4 && MRC_A_EV_FIELD_ATTR_MAX == 5, "");
             MRC_ASSERT(MRC_A_PATH_EV == 5 && MRC_A_EV_RTT_NS == 11, "");
-            MRC_ASSERT(MRC_CMD_DEV_GET == 1 && MRC_CMD_EV_EVENT == MRC_CMD_MAX, "");
-            MRC_ASSERT(MRC_CMD_MAX == 18, "");
+            MRC_ASSERT(MRC_CMD_DEV_GET == 1 && MRC_CMD_EV_EVENT == 18, "");
+            MRC_ASSERT(MRC_CMD_QP_STALL_RESET == MRC_CMD_MAX && MRC_CMD_MAX == 19, "");
             static const char grp[] = MRC_MCGRP_EV_EVENTS;
             MRC_ASSERT(sizeof(grp) == sizeof("ev-events"), "");
         """
@@ -165,7 +165,7 @@ class GenTest(unittest.TestCase):
         self.assertIn(".flags\t\t= GENL_UNS_ADMIN_PERM,", ev_set)
         self.assertNotIn(".dumpit", ev_set)
         self.assertIsNone(ops_entry(gen_c, "MRC_CMD_EV_EVENT"), "an event is no op")
-        self.assertIn(".resv_start_op\t= MRC_CMD_EV_EVENT + 1,", gen_c)
+        self.assertIn(".resv_start_op\t= MRC_CMD_QP_STALL_RESET + 1,", gen_c)
         self.assertIn('[MRC_NLGRP_EV_EVENTS] = '
                       '{ .name = "ev-events", .flags = GENL_MCAST_CAP_NET_ADMIN, },', gen_c)
 

@@ -14,6 +14,7 @@
 namespace mrc::ctl {
 
 inline constexpr std::uint32_t ev_index_max = MRC_EV_MAX - 1;
+inline constexpr std::uint32_t qpn_max = 0xffffff; // QP numbers are 24 bits (IB)
 
 // dev DEV: resolved later, its index sent as attribute ATTR (0: not sent).
 inline void take_dev(KeywordLoop &kw, Invocation &inv, std::uint16_t attr) {

@@ -104,7 +104,27 @@ Invocation stats_qp(Args &args) {
     return inv;
 }
 
-constexpr std::array stats_commands{Command{"qp", stats_qp}};
+// stats reset-stall dev DEV [qpn N]
+Invocation stats_reset_stall(Args &args) {
+    Invocation inv = invocation(Action::Change, MRC_CMD_QP_STALL_RESET, false);
+    KeywordLoop kw(args, "stats reset-stall");
+    for (auto k = kw.next(); !k.empty(); k = kw.next()) {
+        if (k == "dev") {
+            take_dev(kw, inv, MRC_A_QP_STATS_DEV_INDEX);
+        } else if (k == "qpn") {
+            kw.once(k);
+            inv.request.add(
+                    Attr::u32(MRC_A_QP_STATS_QPN, parse_u32(kw.value(k), 0, qpn_max, "QP number")));
+        } else {
+            kw.unknown(k);
+        }
+    }
+    kw.require("dev", "DEV");
+    return inv;
+}
+
+constexpr std::array stats_commands{Command{"qp", stats_qp},
+                                    Command{"reset-stall", stats_reset_stall}};
 
 // monitor
 Invocation monitor(Args &args) {
@@ -125,7 +145,10 @@ const Object ev_object{"ev", ev_commands,
 
 const Object path_object{"path", path_commands, "path show dev DEV [profile N] [dst ADDR]\n", ""};
 
-const Object stats_object{"stats", stats_commands, "stats qp dev DEV\n", ""};
+const Object stats_object{"stats", stats_commands,
+                          "stats qp dev DEV\n"
+                          "stats reset-stall dev DEV [qpn N]\n",
+                          ""};
 
 const Object monitor_object{"monitor", monitor_commands, "monitor [ev]\n", "ev"};
 

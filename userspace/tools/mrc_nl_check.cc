@@ -63,6 +63,7 @@ constexpr std::array kOps{
         Op{"probe", MRC_CMD_PROBE},
         Op{"qp-stats-get", MRC_CMD_QP_STATS_GET},
         Op{"dev-set", MRC_CMD_DEV_SET},
+        Op{"qp-stall-reset", MRC_CMD_QP_STALL_RESET},
 };
 
 // One netlink message under construction; attributes appended in place.

@@ -185,6 +185,20 @@ TEST(stats, qp) {
     EXPECT_EQ(refusal("stats qp"), "stats qp: missing dev DEV");
 }
 
+TEST(stats, reset_stall) {
+    const Invocation all = inv("stats reset-stall dev mrc0");
+    EXPECT_EQ(all.action, Action::Change);
+    EXPECT_EQ(all.request.cmd, MRC_CMD_QP_STALL_RESET);
+    EXPECT_FALSE(all.request.dump);
+    EXPECT_EQ(all.dev_attr, MRC_A_QP_STATS_DEV_INDEX);
+    EXPECT_EQ(all.request.find(MRC_A_QP_STATS_QPN), nullptr);
+    const Invocation one = inv("stats reset-stall dev mrc0 qpn 17");
+    EXPECT_EQ(one.request.find(MRC_A_QP_STATS_QPN)->num, 17U);
+    EXPECT_EQ(refusal("stats reset-stall"), "stats reset-stall: missing dev DEV");
+    EXPECT_NE(refusal("stats reset-stall dev mrc0 qpn 16777216"), "");
+    EXPECT_NE(refusal("stats reset-stall dev mrc0 qpn 1 qpn 2"), "");
+}
+
 TEST(monitor, takes_no_arguments) {
     EXPECT_EQ(inv("monitor").action, Action::Monitor);
     EXPECT_EQ(inv("monitor ev").action, Action::Monitor);

@@ -741,6 +741,61 @@ int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return mrc_nl_dump_ret(skb, err);
 }
 
+/* A QP's longest wait starts over, under req.lock, where the completer keeps it. */
+static void mrc_nl_qp_stall_reset(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_qp *qp = mrc_qp_get(mdev, qpn);
+
+	if (!qp)
+		return;
+	spin_lock_bh(&qp->req.lock);
+	qp->req.stall.max_ns = 0;
+	spin_unlock_bh(&qp->req.lock);
+	mrc_qp_put(qp);
+}
+
+/*
+ * qp-stall-reset: the QP @qpn names, or each QP of the device in turn (one
+ * created meanwhile starts at zero anyway). The xarray's lock only finds
+ * the next number: the QP's own lock is taken with a reference, not in it.
+ */
+int mrc_nl_qp_stall_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *qpn_attr = info->attrs[MRC_A_QP_STATS_QPN];
+	unsigned long qpn = 0;
+	struct mrc_dev *mdev;
+	struct mrc_qp *qp;
+	int err = 0;
+
+	if (mrc_nl_require(info, MRC_A_QP_STATS_DEV_INDEX))
+		return -EINVAL;
+	mdev = mrc_nl_dev_get(genl_info_net(info), info->attrs[MRC_A_QP_STATS_DEV_INDEX],
+			      info->extack);
+	if (!mdev)
+		return -ENODEV;
+	if (qpn_attr) {
+		qpn = nla_get_u32(qpn_attr);
+		if (xa_load(&mdev->qp_xa, qpn)) {
+			mrc_nl_qp_stall_reset(mdev, qpn);
+		} else {
+			NL_SET_ERR_MSG_ATTR(info->extack, qpn_attr, "no such QP on the device");
+			err = -ENOENT;
+		}
+		mrc_dev_put(mdev);
+		return err;
+	}
+	for (;; qpn++) {
+		xa_lock(&mdev->qp_xa);
+		qp = xa_find(&mdev->qp_xa, &qpn, U32_MAX, XA_PRESENT);
+		xa_unlock(&mdev->qp_xa);
+		if (!qp)
+			break;
+		mrc_nl_qp_stall_reset(mdev, qpn);
+	}
+	mrc_dev_put(mdev);
+	return 0;
+}
+
 /* plane-add, plane-del, plane-set: under RTNL, as the netdev notifier (mrc_plane.c) */
 
 static struct mrc_dev *mrc_nl_plane_dev(struct genl_info *info)

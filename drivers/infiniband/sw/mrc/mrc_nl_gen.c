@@ -178,6 +178,12 @@ const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_DEFAULT_PROFILE + 1] = {
 	[MRC_A_DEV_DEFAULT_PROFILE] = { .type = NLA_U32, },
 };
 
+/* qp-stall-reset request */
+const struct nla_policy mrc_qp_stall_reset_nl_policy[MRC_A_QP_STATS_QPN + 1] = {
+	[MRC_A_QP_STATS_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_QP_STATS_QPN] = { .type = NLA_U32, },
+};
+
 static const struct genl_ops mrc_nl_ops[] = {
 	{
 		.cmd		= MRC_CMD_DEV_GET,
@@ -298,6 +304,13 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.maxattr	= MRC_A_DEV_DEFAULT_PROFILE,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd		= MRC_CMD_QP_STALL_RESET,
+		.doit		= mrc_nl_qp_stall_reset_doit,
+		.policy		= mrc_qp_stall_reset_nl_policy,
+		.maxattr	= MRC_A_QP_STATS_QPN,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
@@ -312,7 +325,7 @@ struct genl_family mrc_nl_family = {
 	.module		= THIS_MODULE,
 	.ops		= mrc_nl_ops,
 	.n_ops		= ARRAY_SIZE(mrc_nl_ops),
-	.resv_start_op	= MRC_CMD_EV_EVENT + 1,
+	.resv_start_op	= MRC_CMD_QP_STALL_RESET + 1,
 	.mcgrps		= mrc_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(mrc_nl_mcgrps),
 };

@@ -34,6 +34,7 @@ extern const struct nla_policy mrc_ev_set_nl_policy[MRC_A_PATH_EV + 1];
 extern const struct nla_policy mrc_probe_nl_policy[MRC_A_PROBE_TIMEOUT_MS + 1];
 extern const struct nla_policy mrc_qp_stats_get_nl_policy[MRC_A_QP_STATS_DEV_INDEX + 1];
 extern const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_DEFAULT_PROFILE + 1];
+extern const struct nla_policy mrc_qp_stall_reset_nl_policy[MRC_A_QP_STATS_QPN + 1];
 
 int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -55,6 +56,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_qp_stall_reset_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	MRC_NLGRP_EV_EVENTS,
