@@ -119,21 +119,27 @@ ev_table_while_traffic_flows() {
 stall_max_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].stall_max_ns] | max // 0 | ./1e6 | floor'; }
 stall_min_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].stall_max_ns] | min // 0 | ./1e6 | floor'; }
 
-# stats reset-stall: a second without a way to A makes the oldest PSN of each of B's QPs wait
-# that long at least (each QP of the flow always has some out); once every QP's wait has
-# ended, the reset leaves only the flow's ordinary waits (a round trip or a few). An unknown
-# QP is refused by name, and nobody but the network administrator may reset.
-reset_stall_restarts_the_longest_wait() {
+# stats reset-stall, and a way back found at once: 1.5 s without a way to A outlast the QPs'
+# retransmit timeout (1.07 s: --qp-timeout 18), whose resend dies too; the next one is twice
+# as far, but the first probe answered after the outage sends the oldest PSN again (counter
+# return_resends), so each QP's longest wait is the outage, not 1.07 + 2.14 s. Once every QP's wait
+# has ended, the reset leaves only the flow's ordinary waits (a round trip or a few). An
+# unknown QP is refused by name, and nobody but the network administrator may reset.
+way_back_found_at_once_and_stall_reset() {
 	two_hosts
 	flow_start
 	local before after qpn
 	nb tc qdisc add dev mstb0 root netem loss 100%
-	sleep 1
+	sleep 1.5
 	nb tc qdisc del dev mstb0 root
-	poll_until 30 eval '[ "$(stall_min_b)" -ge 800 ]' ||
-		fail "a second without a way to A: the longest waits of B's QPs are" \
+	poll_until 30 eval '[ "$(stall_min_b)" -ge 1300 ]' ||
+		fail "1.5 s without a way to A: the longest waits of B's QPs are" \
 			"$(stall_min_b) to $(stall_max_b) ms"
 	before=$(stall_max_b)
+	echo "1.5 s without a way to A: B's QPs waited $(stall_min_b) to $before ms;" \
+		"$(counter mrcstb return_resends) resent when a way was back"
+	[ "$before" -lt 2500 ] || fail "after the outage, a QP waited $before ms for its way back"
+	counter_ge mrcstb return_resends 1 || fail "no resend when the way was back"
 	ctl_b stats reset-stall dev mrcstb
 	sleep 1
 	after=$(stall_max_b)
@@ -528,7 +534,7 @@ profile_refusals() {
 ktap_run \
 	dev_show_lists_the_device \
 	ev_table_while_traffic_flows \
-	reset_stall_restarts_the_longest_wait \
+	way_back_found_at_once_and_stall_reset \
 	deny_and_allow_one_ev \
 	bad_input_is_refused \
 	one_shot_probes_answered \

@@ -142,6 +142,17 @@ void judge(const Scenario &sc, Result &r) {
         if (r.rto)
             fail(r, "rto");
         break;
+    case Check::Return:
+        // the control probe (every 50 ms while nothing answers, on a suspect EV when no EV is
+        // usable) hears of the way back within a tick (2 ms), the look-out (every 1 ms) of
+        // it, and the resend takes a round trip: the doubled timeout waits 134 ms instead
+        if (r.resume_ms > 55)
+            fail(r, "slow_return");
+        if (!r.return_resends)
+            fail(r, "no_return_resend");
+        if (r.after_vs_fair < 0.9)
+            fail(r, "after<0.9before");
+        break;
     case Check::Incast:
         if (r.fairness_spread > 0.1)
             fail(r, "unfair");
@@ -166,8 +177,12 @@ Result run(const Scenario &sc, uint64_t trace_ns) {
     r.rtt_unit_ns = static_cast<double>(sc.rtt_ns) + 2 * ser;
     const auto rtt = static_cast<uint64_t>(r.rtt_unit_ns);
     const uint64_t t_event = std::max<uint64_t>(100 * rtt, 2'000'000);
-    const uint64_t post = sc.check == Check::Failover ? std::max<uint64_t>(100 * rtt, kMinPostNs)
-                                                      : std::max<uint64_t>(200 * rtt, 20'000'000);
+    uint64_t post = std::max<uint64_t>(200 * rtt, 20'000'000);
+
+    if (sc.check == Check::Failover)
+        post = std::max<uint64_t>(100 * rtt, kMinPostNs);
+    else if (sc.check == Check::Return)
+        post = kOutageNs + kMinPostNs;
     const uint64_t t_end = t_event + post;
 
     EventLoop loop;
@@ -238,6 +253,14 @@ Result run(const Scenario &sc, uint64_t trace_ns) {
         fabric.set_spine(busiest_spine(fabric, sc), SpineState::Down);
     else if (sc.event == Event::Blackhole)
         fabric.set_spine(busiest_spine(fabric, sc), SpineState::Blackhole);
+    if (sc.event == Event::AllDown) {
+        for (uint32_t s = 0; s < sc.spines; s++)
+            fabric.set_spine(s, SpineState::Down);
+        loop.at(t_event + kOutageNs, [&fabric, &sc] {
+            for (uint32_t s = 0; s < sc.spines; s++)
+                fabric.set_spine(s, SpineState::Up);
+        });
+    }
     if (sc.check == Check::Incast) {
         loop.run_until(t_event + post / 2);
         fabric.reset_queue_stats();
@@ -286,6 +309,15 @@ Result run(const Scenario &sc, uint64_t trace_ns) {
         for (uint64_t t = 0; t + tl.bin_ns() <= t_end; t += tl.bin_ns())
             r.rate.push_back(tl.mean(t, t + tl.bin_ns()) / before);
     }
+    if (sc.check == Check::Return) {
+        const uint64_t back = t_event + kOutageNs;
+        uint64_t t = back;
+
+        while (t < t_end && tl.mean(t, t + tl.bin_ns()) == 0)
+            t += tl.bin_ns();
+        r.resume_ms = static_cast<double>(t - back) / 1e6;
+        r.return_resends = s0.stats().return_resends;
+    }
     if (sc.check == Check::RandomLoss) {
         // what the same fabric carries without the loss: ECMP's uneven hash caps both alike
         Scenario lossless = sc;
@@ -316,6 +348,11 @@ std::string format(const Scenario &sc, const Result &r) {
     if (sc.check == Check::RandomLoss) {
         std::snprintf(line, sizeof(line), " rate_vs_capacity=%.2f rate_vs_lossless=%.2f",
                       r.rate_vs_capacity, r.rate_vs_lossless);
+        out += line;
+    }
+    if (sc.check == Check::Return) {
+        std::snprintf(line, sizeof(line), " resume_ms=%.2f return_resends=%llu", r.resume_ms,
+                      static_cast<unsigned long long>(r.return_resends));
         out += line;
     }
     if (sc.check == Check::Incast) {
@@ -375,6 +412,12 @@ std::vector<Scenario> matrix() {
     stall.check = Check::HostStall;
     stall.event = Event::HostStall;
     out.push_back(stall);
+
+    Scenario back;
+    back.name = "control-all-down-100ms-and-back";
+    back.check = Check::Return;
+    back.event = Event::AllDown;
+    out.push_back(back);
 
     Scenario loss;
     loss.name = "control-random-loss-0.1pct";

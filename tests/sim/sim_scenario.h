@@ -9,8 +9,9 @@
 
 namespace mrc::sim {
 
-enum class Event : uint8_t { None, LinkDown, Blackhole, HostStall };
-enum class Check : uint8_t { Failover, Reorder, HostStall, RandomLoss, Incast };
+// AllDown: every spine down (both ways) for kOutageNs, then back.
+enum class Event : uint8_t { None, LinkDown, Blackhole, HostStall, AllDown };
+enum class Check : uint8_t { Failover, Reorder, HostStall, RandomLoss, Incast, Return };
 
 struct Scenario {
     std::string name;
@@ -43,6 +44,8 @@ struct Result {
     double fairness_spread = 0;  // Incast: largest deviation from the mean share
     double max_queue_pkts = 0;   // Incast: after convergence
     uint64_t queue_drops = 0;    // Incast: after convergence
+    double resume_ms = 0;        // Return: from the fabric's return to the next delivery
+    uint64_t return_resends = 0; // Return: the oldest PSN sent at the first news after a timeout
     uint64_t false_bad = 0;      // EVs whose path works, marked ASSUMED_BAD
     uint32_t max_copies = 0;     // the most transmissions of one PSN
     bool pass = false;
@@ -54,6 +57,8 @@ struct Result {
 
 // @trace_ns: every this many ns from shortly before the event, a TRACE line to stderr.
 Result run(const Scenario &sc, uint64_t trace_ns = 0);
+// Event::AllDown: longer than the retransmit timeout, whose resend dies with the rest.
+constexpr uint64_t kOutageNs = 100'000'000;
 std::string format(const Scenario &sc, const Result &r);
 std::vector<Scenario> matrix();
 // The scenario the plot shows.

@@ -276,6 +276,7 @@ void Sender::progress() {
     tlp_probes_ = 0;
     quiet_since_ = loop_.now();
     rto_at_ = 0;
+    timeout_ns_ = 0;
     if (mrc_tx_window_outstanding(&txw_))
         arm_rto();
 }
@@ -308,7 +309,32 @@ void Sender::on_rto() {
             resend_lost(psn);
         psn++;
     }
+    timeout_ns_ = now;
+    returns_left_ = MRC_LOSS_RETURN_RESENDS;
+    look_for_return();
     pass();
+}
+
+// mrc_req_loss_timer's look-out and mrc_req_return_resend: after a timeout, news the path set
+// hears from the peer once the resend's ACK is overdue sends the oldest PSN again at once.
+void Sender::look_for_return() {
+    const uint64_t now = loop_.now();
+    uint64_t deadline = 0;
+
+    if (!timeout_ns_ || !mrc_tx_window_outstanding(&txw_))
+        return;
+    if (mrc_loss_return_due(&loss_, timeout_ns_, mrc_path_set_heard_ns(&ps_), now, &deadline)) {
+        stats_.return_resends++;
+        xmit(mrc_tx_window_una(&txw_), true);
+        timeout_ns_ = --returns_left_ ? now : 0;
+        look_for_return();
+        return;
+    }
+    look_at_ = deadline;
+    loop_.at(deadline, [this, deadline] {
+        if (look_at_ == deadline)
+            run([this] { look_for_return(); });
+    });
 }
 
 void Sender::arm_loss_timer(uint64_t deadline) {

@@ -61,7 +61,8 @@ struct SenderStats {
     uint64_t probes = 0;
     uint64_t bad_acks = 0;
     uint64_t tail_probes = 0;
-    uint32_t max_copies = 0; // the most transmissions of one PSN
+    uint64_t return_resends = 0; // the oldest PSN again at the first news after a timeout
+    uint32_t max_copies = 0;     // the most transmissions of one PSN
 };
 
 class Sender {
@@ -97,6 +98,7 @@ private:
     void progress();
     void arm_rto();
     void on_rto();
+    void look_for_return();
     void arm_loss_timer(uint64_t deadline);
     void tail_probe();
     void kick_probes();
@@ -132,6 +134,9 @@ private:
 
     uint64_t rto_at_ = 0; // 0: not armed
     uint32_t retries_ = 0;
+    uint64_t timeout_ns_ = 0; // the last timeout or return resend; 0: none pending
+    uint32_t returns_left_ = 0;
+    uint64_t look_at_ = 0;
     uint64_t loss_at_ = 0;
     uint64_t quiet_since_ = 0; // the last send or progress
     uint32_t tlp_probes_ = 0;

@@ -190,6 +190,27 @@ TEST_F(Loss, TailLossProbesAreDueAfterTheQuietAndBackOff) {
     EXPECT_EQ(0U, deadline); // then the retransmit timeout decides
 }
 
+// After a retransmit timeout the oldest PSN goes again as soon as the path set hears from the
+// peer a tail-loss probe's wait (two smoothed RTTs) after it -- when the resend's own ACK is
+// overdue; until then the requester looks every MRC_LOSS_RETURN_POLL_NS from that wait on, and
+// without a timeout it never looks.
+TEST_F(Loss, TheFirstNewsAfterATimeoutsResendResendsAtOnce) {
+    uint64_t deadline = 7;
+
+    acked(1, 0, 10 * kUs); // two smoothed RTTs: 20 us
+    EXPECT_FALSE(mrc_loss_return_due(&l, 0, 5 * kMs, 6 * kMs, &deadline));
+    EXPECT_EQ(0U, deadline) << "no timeout: nothing to look for";
+    EXPECT_FALSE(
+            mrc_loss_return_due(&l, 10 * kMs, 10 * kMs + 19 * kUs, 10 * kMs + 19 * kUs, &deadline))
+            << "heard before the resend could have been acknowledged";
+    EXPECT_EQ(10 * kMs + 20 * kUs + MRC_LOSS_RETURN_POLL_NS, deadline);
+    EXPECT_FALSE(mrc_loss_return_due(&l, 10 * kMs, 9 * kMs, 11 * kMs, &deadline))
+            << "heard before the timeout: that way died since";
+    EXPECT_EQ(11 * kMs + MRC_LOSS_RETURN_POLL_NS, deadline);
+    EXPECT_TRUE(mrc_loss_return_due(&l, 10 * kMs, 10 * kMs + 20 * kUs, 12 * kMs, &deadline));
+    EXPECT_EQ(0U, deadline);
+}
+
 TEST_F(Loss, ProvenSinceIsTwoSmoothedRttsBack) {
     EXPECT_EQ(1U, mrc_loss_proven_since(&l, 10 * kUs, 0)); // never 0, even at the clock's start
     EXPECT_EQ(1 * kMs - 40 * kUs, mrc_loss_proven_since(&l, 1 * kMs, 0)); // the initial RTT

@@ -646,6 +646,41 @@ TEST(PathSet, SuspectIsProbedAtOnceWithAControlAndAnAnswerClearsIt) {
     EXPECT_TRUE(ps.changes().empty()) << "no state change, no event";
 }
 
+// What the set last heard from the peer: an ACK back on an EV, or a probe answered (of any EV:
+// the answer came over some way that works), never a probe that is not out.
+TEST(PathSet, HeardFromThePeerByAnAckOrAProbeAnswered) {
+    PathSet ps(4);
+    EXPECT_EQ(mrc_path_set_heard_ns(ps.get()), 0U);
+    mrc_path_set_returned(ps.get(), 2, 1500);
+    EXPECT_EQ(mrc_path_set_heard_ns(ps.get()), 1500U);
+    ASSERT_TRUE(ps.lose(3));
+    const uint32_t id = PathSet::probe_on(ps.tick(2000), 3);
+    ASSERT_NE(id, 0U);
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 3, id + 7, 2500, &change));
+    EXPECT_EQ(mrc_path_set_heard_ns(ps.get()), 1500U) << "a forged answer says nothing";
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), 3, id, 3000, &change));
+    EXPECT_EQ(mrc_path_set_heard_ns(ps.get()), 3000U);
+}
+
+// With every EV suspect (a retransmit timeout blamed them all: every way died) the control goes
+// on a suspect EV: without it no probe out could ever be judged, and the answer once a way is
+// back is what the QPs wait to hear.
+TEST(PathSet, WithNoEvUsableTheControlTakesASuspect) {
+    PathSet ps(4);
+    for (uint32_t ev = 0; ev < 4; ev++)
+        ASSERT_TRUE(ps.lose(ev));
+    ASSERT_EQ(ps->nr_usable, 0U);
+    (void)ps.tick(1000);
+    ASSERT_NE(ps->control_id, 0U) << "a control with no EV usable";
+    const uint32_t ev = ps->control_ev;
+    ASSERT_LT(ev, 4U);
+    EXPECT_EQ(ps->ev[ev].state, MRC_EV_GOOD);
+    mrc_ev_change change{};
+    EXPECT_FALSE(mrc_path_set_probe_answered(ps.get(), ev, ps->control_id, 5000, &change));
+    EXPECT_EQ(mrc_path_set_heard_ns(ps.get()), 5000U);
+}
+
 // A new suspect's first probe goes out when the loss is found, not at the next tick (which is
 // milliseconds away): an answer a round trip later clears an EV whose packet was only late. Its
 // copies in flight stand on trial until a probe of it is missed, then they fell.

@@ -34,6 +34,8 @@ static void mrc_comp_progress(struct mrc_qp *qp)
 	req->tlp_probes = 0;
 	req->quiet_since_ns = ktime_get_ns();
 	req->progress_una = mrc_tx_window_una(&req->txw);
+	req->timeout_ns = 0;
+	req->path_returned = false;
 	mrc_req_restart_rto(qp);
 }
 

@@ -741,17 +741,22 @@ int mrc_nl_qp_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return mrc_nl_dump_ret(skb, err);
 }
 
-/* A QP's longest wait starts over, under req.lock, where the completer keeps it. */
-static void mrc_nl_qp_stall_reset(struct mrc_dev *mdev, u32 qpn)
+/*
+ * A QP's longest wait starts over, under req.lock, where the completer
+ * keeps it (a wait under way counts whole when it ends). False when there
+ * is no such QP (any more).
+ */
+static bool mrc_nl_qp_stall_reset(struct mrc_dev *mdev, u32 qpn)
 {
 	struct mrc_qp *qp = mrc_qp_get(mdev, qpn);
 
 	if (!qp)
-		return;
+		return false;
 	spin_lock_bh(&qp->req.lock);
-	qp->req.stall.max_ns = 0;
+	WRITE_ONCE(qp->req.stall.max_ns, 0);
 	spin_unlock_bh(&qp->req.lock);
 	mrc_qp_put(qp);
+	return true;
 }
 
 /*
@@ -774,10 +779,7 @@ int mrc_nl_qp_stall_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!mdev)
 		return -ENODEV;
 	if (qpn_attr) {
-		qpn = nla_get_u32(qpn_attr);
-		if (xa_load(&mdev->qp_xa, qpn)) {
-			mrc_nl_qp_stall_reset(mdev, qpn);
-		} else {
+		if (!mrc_nl_qp_stall_reset(mdev, nla_get_u32(qpn_attr))) {
 			NL_SET_ERR_MSG_ATTR(info->extack, qpn_attr, "no such QP on the device");
 			err = -ENOENT;
 		}
@@ -791,6 +793,7 @@ int mrc_nl_qp_stall_reset_doit(struct sk_buff *skb, struct genl_info *info)
 		if (!qp)
 			break;
 		mrc_nl_qp_stall_reset(mdev, qpn);
+		cond_resched();
 	}
 	mrc_dev_put(mdev);
 	return 0;

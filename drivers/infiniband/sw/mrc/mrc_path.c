@@ -472,6 +472,19 @@ void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u3
 	mrc_stats_inc(mdev, found ? MRC_CNT_PROBE_REPLIES : MRC_CNT_DROP_UNKNOWN_QP);
 }
 
+/* When @path last heard from its peer (mrc_path_set_heard_ns()); 0: never. */
+u64 mrc_path_heard_ns(struct mrc_path *path)
+{
+	u64 heard;
+
+	if (!path)
+		return 0;
+	spin_lock_bh(&path->lock);
+	heard = mrc_path_set_heard_ns(&path->ps);
+	spin_unlock_bh(&path->lock);
+	return heard;
+}
+
 /*
  * The EV of a probe reply to @peer: a usable EV of our own path set
  * towards it when there is one (its health is what we know of that

@@ -89,6 +89,7 @@ void mrc_path_probe_answered(struct mrc_dev *mdev, const struct mrc_av *peer, u3
 bool mrc_path_known_peer(struct mrc_dev *mdev, const struct mrc_av *peer,
 			 struct mrc_ev_srv6 *way);
 bool mrc_path_has_srv6(const struct mrc_path *path, const struct mrc_ev_srv6 *way);
+u64 mrc_path_heard_ns(struct mrc_path *path);
 void mrc_path_reply_ev(struct mrc_dev *mdev, const struct mrc_av *peer, u32 salt,
 		       struct mrc_ev_tx *tx);
 

@@ -74,6 +74,9 @@ struct mrc_req {
 	u32 retries;			/* timeouts without progress */
 	u32 rnr_retries;
 	u32 progress_una;		/* una at the last timeout */
+	u64 timeout_ns;			/* the last timeout or return resend; 0: none pending */
+	u32 returns_left;		/* return resends left for this timeout */
+	bool path_returned;		/* the path set heard from the peer since */
 	unsigned long rnr_until;	/* jiffies: RNR NAK back-off */
 	u32 rnr_psn;			/* resend from here after it */
 	bool rnr_pending;

@@ -171,6 +171,8 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->rnr_retries = 0;
 	req->tlp_probes = 0;
 	req->progress_una = psn;
+	req->timeout_ns = 0;
+	req->path_returned = false;
 	req->rnr_until = 0;
 	req->timed_out = false;
 	req->stall.since_ns = 0;
@@ -819,6 +821,20 @@ static void mrc_req_report_retry_exc(struct mrc_qp *qp, const struct mrc_swqe *w
 			       w ? w->npkts : 0, w ? w->next_pkt : 0, w ? w->resp_pkts : 0);
 }
 
+/*
+ * After a retransmit timeout, the loss timer looks at what the path set
+ * hears (mrc_req_loss_timer()) from when news would say the resend died.
+ */
+static void mrc_req_look_for_return(struct mrc_qp *qp, u64 now_ns)
+{
+	struct mrc_req *req = &qp->req;
+	u64 look;
+
+	if (req->timeout_ns &&
+	    !mrc_loss_return_due(&req->loss, req->timeout_ns, 0, now_ns, &look) && look)
+		mrc_req_arm_loss_timer(qp, look);
+}
+
 /* The retransmit timer fired: resend what is overdue, count the retry. */
 static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 {
@@ -841,6 +857,8 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 			w = mrc_req_swqe(qp, req->done);
 		if (w && !w->status)	/* a NAK's reason stays */
 			w->status = IB_WC_RETRY_EXC_ERR;
+		req->timeout_ns = 0;
+		req->path_returned = false;
 		mrc_req_report_retry_exc(qp, w, una);
 		mrc_qp_error(qp);
 		return budget;
@@ -871,7 +889,38 @@ static int mrc_req_timeout(struct mrc_qp *qp, int budget)
 		for (i = 0; i < spares && budget > 0; i++, budget--)
 			mrc_req_send_psn_again(qp, una, MRC_TX_SPARE);
 	}
+	/* what the path set hears once this resend's ACK is overdue says a way is back */
+	req->timeout_ns = now_ns;
+	req->path_returned = false;
+	req->returns_left = MRC_LOSS_RETURN_RESENDS;
+	mrc_req_look_for_return(qp, now_ns);
 	return mrc_req_rerequest(qp, budget);
+}
+
+/*
+ * The path set heard from the peer after a retransmit timeout's resend
+ * should have been acknowledged (mrc_loss_return_due()): the oldest PSN
+ * goes again now, not after the doubled RTO, on an EV proven lately if one
+ * is. The next one, if this dies too, waits for news after it.
+ */
+static int mrc_req_return_resend(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	u64 now_ns;
+
+	if (budget <= 0)
+		return budget;	/* the next pass sends it */
+	req->path_returned = false;
+	if (!req->timeout_ns || !mrc_tx_window_outstanding(&req->txw)) {
+		req->timeout_ns = 0;
+		return budget;
+	}
+	mrc_req_send_psn_again(qp, mrc_tx_window_una(&req->txw), MRC_TX_RESEND);
+	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_RETURN_RESENDS);
+	now_ns = ktime_get_ns();
+	req->timeout_ns = --req->returns_left ? now_ns : 0;
+	mrc_req_look_for_return(qp, now_ns);
+	return budget - 1;
 }
 
 /* Arm the loss timer for @deadline_ns, unless it fires before that anyway. */
@@ -887,7 +936,8 @@ static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
 
 /*
  * The loss timer fired: a pass runs only if it has something to decide, holes
- * to judge or a tail-loss probe due. While ACKs keep coming, the probe's
+ * to judge, a tail-loss probe due or, after a retransmit timeout, news from
+ * the peer's side (mrc_loss_return_due()). While ACKs keep coming, the probe's
  * deadline moves on without a pass, and the timer follows it here: a worker
  * woken every two round trips preempts the application polling on the
  * transmit CPU (ib_read_lat in the VM: 81-99 us, 75-89 us without).
@@ -901,10 +951,21 @@ static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
 	u64 deadline = 0;
 
 	spin_lock(&req->lock);	/* a soft hrtimer: BHs are off */
-	if (!READ_ONCE(qp->dying) && mrc_tx_window_outstanding(&req->txw)) {
+	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR &&
+	    mrc_tx_window_outstanding(&req->txw)) {
+		u64 now = ktime_get_ns(), look = 0;
+
 		kick = mrc_tx_window_holes(&req->txw) ||
 		       mrc_loss_tlp_due(&req->loss, req->quiet_since_ns, req->tlp_probes,
-					ktime_get_ns(), &deadline);
+					now, &deadline);
+		if (req->timeout_ns &&
+		    mrc_loss_return_due(&req->loss, req->timeout_ns,
+					mrc_path_heard_ns(qp->path), now, &look)) {
+			req->path_returned = true;
+			kick = true;
+		}
+		if (look && (!deadline || look < deadline))
+			deadline = look;
 		/* a pass may have armed it again while this waited for the lock */
 		if (!kick && deadline && !hrtimer_is_queued(t)) {
 			hrtimer_set_expires(t, ns_to_ktime(deadline));
@@ -967,6 +1028,8 @@ void mrc_req_run(struct mrc_qp *qp)
 	}
 	if (req->timed_out)
 		budget = mrc_req_timeout(qp, budget);
+	if (req->path_returned)
+		budget = mrc_req_return_resend(qp, budget);
 	if (state == IB_QPS_RTS)
 		mrc_req_fetch(qp);
 	budget = mrc_req_fast_retransmit(qp, budget);
@@ -975,6 +1038,8 @@ void mrc_req_run(struct mrc_qp *qp)
 	mrc_comp_complete(qp);
 	if (mrc_tx_window_outstanding(&req->txw) || req->done != req->send)
 		mrc_req_arm_timer(qp);
+	if (mrc_qp_state(qp) != IB_QPS_ERR)	/* a pass for holes must not end the look-out */
+		mrc_req_look_for_return(qp, ktime_get_ns());
 	spin_unlock_bh(&req->lock);
 
 	if (budget <= 0)
@@ -1034,6 +1099,8 @@ void mrc_req_flush(struct mrc_qp *qp)
 	}
 	req->rd_atomic = 0;
 	mrc_read_track_init(req->reads);
+	req->timeout_ns = 0;	/* nothing left to resend when a way is back */
+	req->path_returned = false;
 	del_timer(&req->timer);
 	hrtimer_try_to_cancel(&req->loss_timer);
 	spin_unlock_bh(&req->lock);

@@ -46,6 +46,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_RD_ATOMIC_REFUSED].name = "rd_atomic_refused",
 	[MRC_CNT_SPURIOUS_RESENDS].name = "spurious_resends",
 	[MRC_CNT_TAIL_PROBES].name = "tail_probes",
+	[MRC_CNT_RETURN_RESENDS].name = "return_resends",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);

@@ -170,6 +170,26 @@ uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns)
 }
 
 /*
+ * News heard two smoothed RTTs (the tail-loss probe's wait) after the
+ * timeout came after its resend's ACK would have: the resend died, where
+ * a way is back now.
+ */
+bool mrc_loss_return_due(const struct mrc_loss *l, uint64_t timeout_ns, uint64_t heard_ns,
+			 uint64_t now_ns, uint64_t *deadline_ns)
+{
+	uint64_t from;
+
+	*deadline_ns = 0;
+	if (!timeout_ns)
+		return false;
+	from = mrc_loss_tlp_deadline(l, timeout_ns);
+	if (heard_ns >= from)
+		return true;
+	*deadline_ns = (now_ns > from ? now_ns : from) + MRC_LOSS_RETURN_POLL_NS;
+	return false;
+}
+
+/*
  * Whether a tail-loss probe is due at @now_ns: data is out, nothing was
  * sent or acknowledged since @quiet_since_ns, and @probes (sent since the
  * last progress) is below MRC_LOSS_TLP_MAX; the probe's deadline doubles

@@ -836,9 +836,32 @@ static bool mrc_ev_tick(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 }
 
 /*
- * The control probe: one probe on a usable EV whenever a probe of a suspect
- * or ASSUMED_BAD EV has no answered probe sent after it to be judged
- * against. One at a time: a control is replaced only when it has
+ * With no EV usable -- every GOOD one suspect, as when a retransmit timeout
+ * blamed them all because every way died -- the control goes on a suspect
+ * one, in turn: the suspects' probes out are judged only against an answer
+ * sent after them, and the first answer once a way is back is the news the
+ * QPs wait for (mrc_path_set_heard_ns()). False when no EV is GOOD (the
+ * ASSUMED_BAD ones are probed every interval anyway).
+ */
+static bool mrc_control_on_suspect(struct mrc_path_set *ps, uint32_t *ev)
+{
+	uint32_t i, e;
+
+	for (i = 0; i < ps->nr_ev; i++) {
+		e = (ps->control_cur.next + i) % ps->nr_ev;
+		if (ps->ev[e].state == MRC_EV_GOOD) {
+			ps->control_cur.next = (e + 1) % ps->nr_ev;
+			*ev = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The control probe: one probe on a usable EV (or a suspect one, see
+ * mrc_control_on_suspect()) whenever a probe of a suspect or ASSUMED_BAD EV
+ * has no answered probe sent after it to be judged against. One at a time: a control is replaced only when it has
  * gone unanswered for MRC_EV_PROBE_CONTROL_NS (it may have taken a dead
  * path not yet suspected), never by the next round, whose answer would
  * then never count.
@@ -848,13 +871,14 @@ static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 {
 	uint32_t ev;
 
-	if (t->nr_probes == t->max_probes || !ps->nr_usable)
+	if (t->nr_probes == t->max_probes)
 		return;
 	if (ps->ref_answered_ns && ps->ref_ord >= ps->newest_probe_ord)
 		return;		/* every probe out has its reference */
 	if (ps->control_id && now_ns - ps->control_ns < MRC_EV_PROBE_CONTROL_NS)
 		return;
-	if (mrc_path_set_pick(ps, &ps->control_cur, MRC_PROFILE_EV_MAX, &ev))
+	if (mrc_path_set_pick(ps, &ps->control_cur, MRC_PROFILE_EV_MAX, &ev) &&
+	    !mrc_control_on_suspect(ps, &ev))
 		return;
 	ps->control_id = mrc_tick_probe(ps, ev, t, &ps->control_ord);
 	ps->control_ev = ev;

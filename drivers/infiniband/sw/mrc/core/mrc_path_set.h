@@ -130,11 +130,12 @@ enum mrc_spray_policy {
 /*
  * Probe timing (the caller's clock, nanoseconds). A probe is judged missed
  * relative to the others, not by a clock alone: when a probe sent after it
- * (on any EV; a *control* probe on a usable EV goes out last with every
- * round of suspect probes) was answered, and a grace has passed since the
- * first such answer a tick saw without this one's answer: the latest
- * answer's RTT or the recent high of probe RTTs, whichever is longer, and
- * at least MRC_EV_PROBE_GRACE_NS. Live paths answer
+ * (on any EV; a *control* probe on a usable EV -- a suspect one when none
+ * is usable -- goes out last with every round of suspect probes) was
+ * answered, and a grace has passed since the first such answer a tick saw
+ * without this one's answer: the latest answer's RTT or the recent high of
+ * probe RTTs, whichever is longer, and at least MRC_EV_PROBE_GRACE_NS.
+ * Live paths answer
  * with a spread (in a VM, one vCPU's softirq backlog is long while the
  * other's is short), and the slow end of it is no dead path. "After" is
  * the order of sending, not the clock: the probes of one tick share a time
@@ -271,7 +272,7 @@ struct mrc_path_set {
 	uint32_t ref_rtt_ns;
 	uint32_t probe_rtt_high_ns;	/* answered probes' RTTs: the recent high */
 	uint64_t newest_probe_ord;	/* the last probe of a suspect or ASSUMED_BAD EV */
-	/* the control probe out, on a usable EV; control_id 0: none */
+	/* the control probe out, on a usable EV (or a suspect: none usable); 0: none */
 	uint32_t control_ev;
 	uint32_t control_id;
 	uint64_t control_ord;
@@ -343,6 +344,15 @@ int mrc_path_set_deny(struct mrc_path_set *ps, uint32_t ev, bool deny, uint64_t 
 static inline bool mrc_path_set_needs_tick(const struct mrc_path_set *ps)
 {
 	return ps->nr_suspect || ps->nr_bad || ps->alarm_ns;
+}
+
+/*
+ * When the set last heard from the peer's side: an ACK came back or a send
+ * was acknowledged on one of its EVs (any QP's), or a probe was answered.
+ */
+static inline uint64_t mrc_path_set_heard_ns(const struct mrc_path_set *ps)
+{
+	return ps->heard_ns > ps->ref_answered_ns ? ps->heard_ns : ps->ref_answered_ns;
 }
 
 /* Whether @ev carries data now (GOOD and not suspect). */
