@@ -861,10 +861,11 @@ static bool mrc_control_on_suspect(struct mrc_path_set *ps, uint32_t *ev)
 /*
  * The control probe: one probe on a usable EV (or a suspect one, see
  * mrc_control_on_suspect()) whenever a probe of a suspect or ASSUMED_BAD EV
- * has no answered probe sent after it to be judged against. One at a time: a control is replaced only when it has
- * gone unanswered for MRC_EV_PROBE_CONTROL_NS (it may have taken a dead
- * path not yet suspected), never by the next round, whose answer would
- * then never count.
+ * has no answered probe sent after it to be judged against. One at a time:
+ * a control is replaced only when it has gone unanswered for
+ * MRC_EV_PROBE_CONTROL_NS (it may have taken a dead path not yet
+ * suspected), never by the next round, whose answer would then never
+ * count.
  */
 static void mrc_tick_control(struct mrc_path_set *ps, uint64_t now_ns,
 			     struct mrc_path_tick *t)

@@ -135,14 +135,13 @@ enum mrc_spray_policy {
  * answered, and a grace has passed since the first such answer a tick saw
  * without this one's answer: the latest answer's RTT or the recent high of
  * probe RTTs, whichever is longer, and at least MRC_EV_PROBE_GRACE_NS.
- * Live paths answer
- * with a spread (in a VM, one vCPU's softirq backlog is long while the
- * other's is short), and the slow end of it is no dead path. "After" is
- * the order of sending, not the clock: the probes of one tick share a time
- * stamp, but the first of a long round may be answered before the last has
- * left, and must not condemn them. A host that stalls delays every answer
- * alike and condemns nothing. MRC_EV_PROBE_TIMEOUT_NS is the last resort,
- * when nothing is answered.
+ * Live paths answer with a spread (in a VM, one vCPU's softirq backlog is
+ * long while the other's is short), and the slow end of it is no dead
+ * path. "After" is the order of sending, not the clock: the probes of one
+ * tick share a time stamp, but the first of a long round may be answered
+ * before the last has left, and must not condemn them. A host that stalls
+ * delays every answer alike and condemns nothing. MRC_EV_PROBE_TIMEOUT_NS
+ * is the last resort, when nothing is answered.
  *
  * An ASSUMED_BAD EV with no answer yet is not judged: a miss would tell
  * nothing new. It gets a fresh probe every MRC_EV_PROBE_INTERVAL_NS with
