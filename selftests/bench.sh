@@ -18,7 +18,7 @@ source "$(dirname "$0")/lib_fabric.sh"
 
 R1=10.12.0.1
 R2=10.12.0.2
-PT="--use_old_post_send -F"
+PT="-F"
 ITER_BW=${ITER_BW:-500}
 ITER_LAT=${ITER_LAT:-1000}
 REPEAT=${REPEAT:-3}

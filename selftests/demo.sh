@@ -41,8 +41,8 @@ nb ibv_rc_pingpong -d mrcstb -g "$gid_b" -s 65536 -n 200 -c $A4
 wait $SERVER_PID
 
 say "ib_write_bw, 64 KiB, clean wire"
-server_a 18515 "${QUIET[@]}" ib_write_bw -d mrcsta -x "$gid_a" --use_old_post_send -F -s 65536 -n 1000
-nb ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 -n 1000 $A4 | grep -A1 '#bytes'
+server_a 18515 "${QUIET[@]}" ib_write_bw -d mrcsta -x "$gid_a" -F -s 65536 -n 1000
+nb ib_write_bw -d mrcstb -x "$gid_b" -F -s 65536 -n 1000 $A4 | grep -A1 '#bytes'
 wait $SERVER_PID
 counters mrcsta
 counters mrcstb
@@ -50,8 +50,8 @@ counters mrcstb
 say "the same over a bad wire: netem loss 1%, reorder 25%, duplicate 1%, delay 1ms (both ways)"
 na tc qdisc add dev msta0 root netem loss 1% reorder 25% duplicate 1% delay 1ms
 nb tc qdisc add dev mstb0 root netem loss 1% reorder 25% duplicate 1% delay 1ms
-server_a 18515 "${QUIET[@]}" ib_write_bw -d mrcsta -x "$gid_a" --use_old_post_send -F -s 65536 -n 300
-nb ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 -n 300 $A4 | grep -A1 '#bytes'
+server_a 18515 "${QUIET[@]}" ib_write_bw -d mrcsta -x "$gid_a" -F -s 65536 -n 300
+nb ib_write_bw -d mrcstb -x "$gid_b" -F -s 65536 -n 300 $A4 | grep -A1 '#bytes'
 wait $SERVER_PID
 echo "selective retransmission repaired the losses; the application saw every byte, in order:"
 counters mrcsta
@@ -76,8 +76,8 @@ cleanup_world
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $CLOS_A6)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v6 $CLOS_B6)")
 	server_a 18515 "${QUIET[@]}" timeout 90 ib_write_bw -d mrcsta -x "$gid_a" \
-		--use_old_post_send -F -s 65536 -D 1 --run_infinitely
-	nb timeout 90 ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 \
+		-F -s 65536 -D 1 --run_infinitely
+	nb timeout 90 ib_write_bw -d mrcstb -x "$gid_b" -F -s 65536 \
 		-D 1 --run_infinitely $CLOS_A4 >/dev/null 2>&1 &
 	client=$!
 	declare -a last

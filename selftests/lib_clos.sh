@@ -320,10 +320,9 @@ clos_perftest() { # TOOL PORT ARGS...
 	shift 2
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $CLOS_A6)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v6 $CLOS_B6)")
-	server_a "$port" timeout 240 "$tool" -d mrcsta -x "$gid_a" -p "$port" --use_old_post_send \
-		-F "$@"
+	server_a "$port" timeout 240 "$tool" -d mrcsta -x "$gid_a" -p "$port" -F "$@"
 	pid=$SERVER_PID
-	nb timeout 240 "$tool" -d mrcstb -x "$gid_b" -p "$port" --use_old_post_send -F "$@" \
+	nb timeout 240 "$tool" -d mrcstb -x "$gid_b" -p "$port" -F "$@" \
 		$CLOS_A4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
 		{ kill $pid; fail "$tool failed on the client"; }
 	wait $pid || fail "$tool failed on the server"

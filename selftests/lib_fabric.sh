@@ -102,17 +102,25 @@ server_a() { # PORT CMD...
 STRESS_PORT=18520
 
 # Run mrc_stress as server on A and client on B (the client's options rule both); print the
-# summary lines and keep the client's in $STRESS_OUT.
+# summary lines and keep the client's in $STRESS_OUT, the server's in $STRESS_SERVER_OUT.
+# The client gets ARGS (and sends the shared ones to the server); the server's own options, those
+# it does not adopt from the client, come from $STRESS_SERVER_ARGS.
 stress() { # ARGS...
 	local gid_a gid_b
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v$FABRIC_FAMILY "$(a_addr)")")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v$FABRIC_FAMILY "$(b_addr)")")
-	server_a $STRESS_PORT timeout 200 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT
-	local rc=0
+	local server_log rc=0
+	server_log=$(mktemp)
+	# shellcheck disable=SC2086 # the server's options, word-split
+	server_a $STRESS_PORT timeout 200 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT \
+		${STRESS_SERVER_ARGS:-} >"$server_log" 2>&1
 	STRESS_OUT=$(nb timeout 200 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT "$@" $A4 2>&1) ||
 		rc=$?
 	echo "$STRESS_OUT"
 	wait $SERVER_PID || rc=$((rc + 100))
+	STRESS_SERVER_OUT=$(cat "$server_log")
+	rm -f "$server_log"
+	echo "$STRESS_SERVER_OUT"
 	counters_of mrcsta
 	counters_of mrcstb
 	[ $rc -lt 100 ] || fail "mrc_stress server failed"

@@ -301,9 +301,9 @@ write_bw_b_to_a() {
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
 	before=$(veth_tx_bytes mstb mstb0)
-	server_a 18515 timeout 120 ib_write_bw -d mrcsta -x "$gid_a" --use_old_post_send -F \
+	server_a 18515 timeout 120 ib_write_bw -d mrcsta -x "$gid_a" -F \
 		-s 65536 -n 200
-	nb timeout 120 ib_write_bw -d mrcstb -x "$gid_b" --use_old_post_send -F -s 65536 -n 200 \
+	nb timeout 120 ib_write_bw -d mrcstb -x "$gid_b" -F -s 65536 -n 200 \
 		$A4 | grep -A1 '#bytes' || fail "ib_write_bw client"
 	wait "$SERVER_PID" || fail "ib_write_bw server"
 	after=$(veth_tx_bytes mstb mstb0)
@@ -413,10 +413,10 @@ qps_bound_to_their_own_profiles() {
 
 	FLOW_EVS=1 FLOW_ARGS="--ev-profile 1" flow_start
 	local flow_server=$SERVER_PID
-	server_a 18515 timeout 200 ib_write_bw -d mrcsta -x "$gid_a" --use_old_post_send -F \
+	server_a 18515 timeout 200 ib_write_bw -d mrcsta -x "$gid_a" -F \
 		-s 65536 -D 40
 	nb env MRC_EV_PROFILE=2 timeout 200 ib_write_bw -d mrcstb -x "$gid_b" \
-		--use_old_post_send -F -s 65536 -D 40 $A4 >/tmp/mrcctl_bound_bw.log 2>&1 &
+		-F -s 65536 -D 40 $A4 >/tmp/mrcctl_bound_bw.log 2>&1 &
 	local bw_pid=$!
 	poll_until 60 eval '[ "$(ev_packets_b c001)" -gt 100 ] && [ "$(ev_packets_b c000)" -gt 100 ]'
 	expect_error "a bound profile" "^mrcctl: .*in use by QPs" \

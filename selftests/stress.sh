@@ -61,7 +61,23 @@ stress_many_qps() {
 	no_qp_errors
 }
 
+# The extended verbs on both ends: every operation posted through ibv_wr_* (each data setter:
+# one SGE or a list, two SGEs for odd ops, inline bytes or a list) on QPs from ibv_create_qp_ex,
+# every completion read through ibv_start_poll on CQs from ibv_create_cq_ex.
+stress_extended_verbs() {
+	two_hosts
+	STRESS_SERVER_ARGS="--api ex" stress --iterations 400 --qps 2 --max-size 16384 \
+		--large-max 0 --seed 4 --api ex
+	stress_passed
+	assert_match "$STRESS_OUT" 'client on mrcstb: .* api ex' "client posted through ibv_wr_*"
+	assert_match "$STRESS_SERVER_OUT" 'server on mrcsta: .* api ex' \
+		"server posted through ibv_wr_*"
+	assert_match "$STRESS_SERVER_OUT" 'server PASS: ' "server verdict"
+	no_qp_errors
+}
+
 ktap_run \
 	stress_clean_wire \
+	stress_extended_verbs \
 	stress_lossy_wire \
 	stress_many_qps

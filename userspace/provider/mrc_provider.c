@@ -35,6 +35,7 @@
 #endif
 DECLARE_DRV_CMD(umrc_get_context, IB_USER_VERBS_CMD_GET_CONTEXT, empty, mrc_alloc_ucontext_resp);
 DECLARE_DRV_CMD(umrc_create_cq, IB_USER_VERBS_CMD_CREATE_CQ, empty, mrc_create_cq_resp);
+DECLARE_DRV_CMD(umrc_create_cq_ex, IB_USER_VERBS_EX_CMD_CREATE_CQ, empty, mrc_create_cq_resp);
 DECLARE_DRV_CMD(umrc_resize_cq, IB_USER_VERBS_CMD_RESIZE_CQ, empty, mrc_resize_cq_resp);
 DECLARE_DRV_CMD(umrc_create_qp, IB_USER_VERBS_CMD_CREATE_QP, mrc_create_qp_cmd, mrc_create_qp_resp);
 DECLARE_DRV_CMD(umrc_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ, empty, mrc_create_srq_resp);
@@ -62,6 +63,7 @@ struct mrc_cq {
     struct verbs_cq vcq;
     struct mrc_cq_ring *ring;
     struct mrc_mapping map;
+    struct ibv_wc cur; /* the extended polling API's current completion */
 };
 
 struct mrc_qp {
@@ -80,6 +82,7 @@ struct mrc_srq {
 
 #define to_mctx(ibctx) container_of(ibctx, struct mrc_context, ibv_ctx.context)
 #define to_mcq(ibcq)   container_of(ibcq, struct mrc_cq, vcq.cq)
+#define to_mcqx(cqx)   container_of(cqx, struct mrc_cq, vcq.cq_ex)
 #define to_mqp(ibqp)   container_of(ibqp, struct mrc_qp, vqp.qp)
 #define to_msrq(ibsrq) container_of(ibsrq, struct mrc_srq, vsrq.srq)
 
@@ -230,6 +233,17 @@ static void mrc_cq_free(struct mrc_cq *cq) {
     free(cq);
 }
 
+static int mrc_cq_map_ring(struct ibv_context *ibctx, struct mrc_cq *cq,
+                           const struct mrc_ring_info *info) {
+    int err;
+
+    err = mrc_map_ring(ibctx, info, sizeof(struct mrc_cqe), &cq->map);
+    if (err)
+        return err;
+    cq->ring = mrc_cq_ring_new(cq->map.addr, info);
+    return cq->ring ? 0 : ENOMEM;
+}
+
 static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
                                     struct ibv_comp_channel *channel, int comp_vector) {
     struct umrc_create_cq_resp resp;
@@ -249,12 +263,7 @@ static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
         errno = err;
         return NULL;
     }
-    err = mrc_map_ring(ibctx, &resp.cq, sizeof(struct mrc_cqe), &cq->map);
-    if (!err) {
-        cq->ring = mrc_cq_ring_new(cq->map.addr, &resp.cq);
-        if (!cq->ring)
-            err = ENOMEM;
-    }
+    err = mrc_cq_map_ring(ibctx, cq, &resp.cq);
     if (err) {
         ibv_cmd_destroy_cq(&cq->vcq.cq);
         mrc_cq_free(cq);
@@ -262,6 +271,125 @@ static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
         return NULL;
     }
     return &cq->vcq.cq;
+}
+
+/*
+ * The extended CQ (ibv_create_cq_ex) and its polling API: the same ring as ibv_poll_cq's, each
+ * completion read into the CQ's current one, whose fields the read_* ops return.
+ */
+#define MRC_WC_EX_SUPPORTED                                                                        \
+    (IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM |                        \
+     IBV_WC_EX_WITH_SRC_QP | IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |                             \
+     IBV_WC_EX_WITH_DLID_PATH_BITS)
+
+static void mrc_cqx_current(struct ibv_cq_ex *cqx) {
+    const struct ibv_wc *wc = &to_mcqx(cqx)->cur;
+
+    cqx->wr_id = wc->wr_id;
+    cqx->status = wc->status;
+}
+
+static int mrc_cqx_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr) {
+    int err;
+
+    if (attr->comp_mask)
+        return EINVAL;
+    err = mrc_cq_ring_start_poll(to_mcqx(cqx)->ring, &to_mcqx(cqx)->cur);
+    if (!err)
+        mrc_cqx_current(cqx);
+    return err;
+}
+
+static int mrc_cqx_next_poll(struct ibv_cq_ex *cqx) {
+    int err;
+
+    err = mrc_cq_ring_next_poll(to_mcqx(cqx)->ring, &to_mcqx(cqx)->cur);
+    if (!err)
+        mrc_cqx_current(cqx);
+    return err;
+}
+
+static void mrc_cqx_end_poll(struct ibv_cq_ex *cqx) {
+    mrc_cq_ring_end_poll(to_mcqx(cqx)->ring);
+}
+
+/* read_<field>: the current completion's field, as ibv_poll_cq would have filled it */
+#define MRC_CQX_READ(field, type)                                                                  \
+    static type mrc_cqx_##field(struct ibv_cq_ex *cqx) {                                           \
+        return to_mcqx(cqx)->cur.field;                                                            \
+    }
+MRC_CQX_READ(opcode, enum ibv_wc_opcode)
+MRC_CQX_READ(vendor_err, uint32_t)
+MRC_CQX_READ(byte_len, uint32_t)
+MRC_CQX_READ(imm_data, __be32)
+MRC_CQX_READ(qp_num, uint32_t)
+MRC_CQX_READ(src_qp, uint32_t)
+MRC_CQX_READ(wc_flags, unsigned int)
+MRC_CQX_READ(slid, uint32_t)
+MRC_CQX_READ(sl, uint8_t)
+MRC_CQX_READ(dlid_path_bits, uint8_t)
+#undef MRC_CQX_READ
+
+static void mrc_cq_ex_init(struct mrc_cq *cq, uint64_t wc_flags) {
+    struct ibv_cq_ex *cqx = &cq->vcq.cq_ex;
+
+    cqx->start_poll = mrc_cqx_start_poll;
+    cqx->next_poll = mrc_cqx_next_poll;
+    cqx->end_poll = mrc_cqx_end_poll;
+    cqx->read_opcode = mrc_cqx_opcode;
+    cqx->read_vendor_err = mrc_cqx_vendor_err;
+    cqx->read_wc_flags = mrc_cqx_wc_flags;
+    if (wc_flags & IBV_WC_EX_WITH_BYTE_LEN)
+        cqx->read_byte_len = mrc_cqx_byte_len;
+    if (wc_flags & IBV_WC_EX_WITH_IMM)
+        cqx->read_imm_data = mrc_cqx_imm_data;
+    if (wc_flags & IBV_WC_EX_WITH_QP_NUM)
+        cqx->read_qp_num = mrc_cqx_qp_num;
+    if (wc_flags & IBV_WC_EX_WITH_SRC_QP)
+        cqx->read_src_qp = mrc_cqx_src_qp;
+    if (wc_flags & IBV_WC_EX_WITH_SLID)
+        cqx->read_slid = mrc_cqx_slid;
+    if (wc_flags & IBV_WC_EX_WITH_SL)
+        cqx->read_sl = mrc_cqx_sl;
+    if (wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
+        cqx->read_dlid_path_bits = mrc_cqx_dlid_path_bits;
+}
+
+static struct ibv_cq_ex *mrc_create_cq_ex(struct ibv_context *ibctx,
+                                          struct ibv_cq_init_attr_ex *attr) {
+    struct umrc_create_cq_ex_resp resp;
+    struct umrc_create_cq_ex cmd;
+    struct mrc_cq *cq;
+    int err;
+
+    /* no timestamps, no CQ flags (overrun ignored), no parent domain */
+    if ((attr->wc_flags & ~(uint64_t)MRC_WC_EX_SUPPORTED) ||
+        (attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS) ||
+        ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) && attr->flags)) {
+        errno = EOPNOTSUPP;
+        return NULL;
+    }
+    cq = calloc(1, sizeof(*cq));
+    if (!cq)
+        return NULL;
+    memset(&cmd, 0, sizeof(cmd));
+    memset(&resp, 0, sizeof(resp));
+    err = ibv_cmd_create_cq_ex(ibctx, attr, &cq->vcq, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
+                               sizeof(resp), 0);
+    if (err) {
+        free(cq);
+        errno = err;
+        return NULL;
+    }
+    err = mrc_cq_map_ring(ibctx, cq, &resp.cq);
+    if (err) {
+        ibv_cmd_destroy_cq(&cq->vcq.cq);
+        mrc_cq_free(cq);
+        errno = err;
+        return NULL;
+    }
+    mrc_cq_ex_init(cq, attr->wc_flags);
+    return &cq->vcq.cq_ex;
 }
 
 static int mrc_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc) {
@@ -345,6 +473,155 @@ static int mrc_qp_map_rings(struct ibv_context *ibctx, struct mrc_qp *qp,
     return qp->rq ? 0 : ENOMEM;
 }
 
+/*
+ * The extended post API (ibv_wr_*): each WR is formatted into the send ring as its data setter
+ * comes, and ibv_wr_complete publishes the batch and rings the doorbell once, as post_send does.
+ */
+#define MRC_QP_INIT_ATTR_SUPPORTED (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+#define MRC_QP_SEND_OPS_SUPPORTED                                                                  \
+    (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |              \
+     IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |                               \
+     IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+
+#define qpx_sq(qpx) (container_of(qpx, struct mrc_qp, vqp.qp_ex)->sq)
+
+/* A WR of @opcode with what the application set in the ibv_qp_ex before the call. */
+static struct ibv_send_wr mrc_qpx_wr(const struct ibv_qp_ex *qpx, enum ibv_wr_opcode opcode) {
+    struct ibv_send_wr wr;
+
+    memset(&wr, 0, sizeof(wr));
+    wr.wr_id = qpx->wr_id;
+    wr.send_flags = qpx->wr_flags;
+    wr.opcode = opcode;
+    return wr;
+}
+
+static void mrc_wr_send(struct ibv_qp_ex *qpx) {
+    struct ibv_send_wr wr = mrc_qpx_wr(qpx, IBV_WR_SEND);
+
+    mrc_send_ring_batch_wr(qpx_sq(qpx), &wr);
+}
+
+static void mrc_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm_data) {
+    struct ibv_send_wr wr = mrc_qpx_wr(qpx, IBV_WR_SEND_WITH_IMM);
+
+    wr.imm_data = imm_data;
+    mrc_send_ring_batch_wr(qpx_sq(qpx), &wr);
+}
+
+static void mrc_wr_rdma(struct ibv_qp_ex *qpx, enum ibv_wr_opcode opcode, uint32_t rkey,
+                        uint64_t remote_addr, __be32 imm_data) {
+    struct ibv_send_wr wr = mrc_qpx_wr(qpx, opcode);
+
+    wr.wr.rdma.rkey = rkey;
+    wr.wr.rdma.remote_addr = remote_addr;
+    wr.imm_data = imm_data;
+    mrc_send_ring_batch_wr(qpx_sq(qpx), &wr);
+}
+
+static void mrc_wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t remote_addr) {
+    mrc_wr_rdma(qpx, IBV_WR_RDMA_WRITE, rkey, remote_addr, 0);
+}
+
+static void mrc_wr_rdma_write_imm(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t remote_addr,
+                                  __be32 imm_data) {
+    mrc_wr_rdma(qpx, IBV_WR_RDMA_WRITE_WITH_IMM, rkey, remote_addr, imm_data);
+}
+
+static void mrc_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t remote_addr) {
+    mrc_wr_rdma(qpx, IBV_WR_RDMA_READ, rkey, remote_addr, 0);
+}
+
+static void mrc_wr_atomic(struct ibv_qp_ex *qpx, enum ibv_wr_opcode opcode, uint32_t rkey,
+                          uint64_t remote_addr, uint64_t compare_add, uint64_t swap) {
+    struct ibv_send_wr wr = mrc_qpx_wr(qpx, opcode);
+
+    wr.wr.atomic.rkey = rkey;
+    wr.wr.atomic.remote_addr = remote_addr;
+    wr.wr.atomic.compare_add = compare_add;
+    wr.wr.atomic.swap = swap;
+    mrc_send_ring_batch_wr(qpx_sq(qpx), &wr);
+}
+
+static void mrc_wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t remote_addr,
+                                  uint64_t compare, uint64_t swap) {
+    mrc_wr_atomic(qpx, IBV_WR_ATOMIC_CMP_AND_SWP, rkey, remote_addr, compare, swap);
+}
+
+static void mrc_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t remote_addr,
+                                    uint64_t add) {
+    mrc_wr_atomic(qpx, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, remote_addr, add, 0);
+}
+
+static void mrc_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr, uint32_t length) {
+    struct ibv_sge sge = {.addr = addr, .length = length, .lkey = lkey};
+
+    mrc_send_ring_batch_sges(qpx_sq(qpx), 1, &sge);
+}
+
+static void mrc_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
+                                const struct ibv_sge *sg_list) {
+    mrc_send_ring_batch_sges(qpx_sq(qpx), num_sge, sg_list);
+}
+
+static void mrc_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length) {
+    struct ibv_data_buf buf = {.addr = addr, .length = length};
+
+    mrc_send_ring_batch_inline(qpx_sq(qpx), 1, &buf);
+}
+
+static void mrc_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
+                                        const struct ibv_data_buf *buf_list) {
+    mrc_send_ring_batch_inline(qpx_sq(qpx), num_buf, buf_list);
+}
+
+static void mrc_wr_start(struct ibv_qp_ex *qpx) {
+    mrc_send_ring_batch_start(qpx_sq(qpx));
+}
+
+static int mrc_wr_complete(struct ibv_qp_ex *qpx) {
+    struct ibv_send_wr *unused;
+    unsigned int posted;
+    int err;
+
+    err = mrc_send_ring_batch_complete(qpx_sq(qpx), &posted);
+    if (err || !posted)
+        return err;
+    return ibv_cmd_post_send(&qpx->qp_base, NULL, &unused);
+}
+
+static void mrc_wr_abort(struct ibv_qp_ex *qpx) {
+    mrc_send_ring_batch_abort(qpx_sq(qpx));
+}
+
+/* The ops of @send_ops_flags (checked against MRC_QP_SEND_OPS_SUPPORTED); the rest stay NULL. */
+static void mrc_qp_ex_init(struct mrc_qp *qp, uint64_t send_ops_flags) {
+    struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
+
+    if (send_ops_flags & IBV_QP_EX_WITH_SEND)
+        qpx->wr_send = mrc_wr_send;
+    if (send_ops_flags & IBV_QP_EX_WITH_SEND_WITH_IMM)
+        qpx->wr_send_imm = mrc_wr_send_imm;
+    if (send_ops_flags & IBV_QP_EX_WITH_RDMA_WRITE)
+        qpx->wr_rdma_write = mrc_wr_rdma_write;
+    if (send_ops_flags & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
+        qpx->wr_rdma_write_imm = mrc_wr_rdma_write_imm;
+    if (send_ops_flags & IBV_QP_EX_WITH_RDMA_READ)
+        qpx->wr_rdma_read = mrc_wr_rdma_read;
+    if (send_ops_flags & IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP)
+        qpx->wr_atomic_cmp_swp = mrc_wr_atomic_cmp_swp;
+    if (send_ops_flags & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+        qpx->wr_atomic_fetch_add = mrc_wr_atomic_fetch_add;
+    qpx->wr_set_sge = mrc_wr_set_sge;
+    qpx->wr_set_sge_list = mrc_wr_set_sge_list;
+    qpx->wr_set_inline_data = mrc_wr_set_inline_data;
+    qpx->wr_set_inline_data_list = mrc_wr_set_inline_data_list;
+    qpx->wr_start = mrc_wr_start;
+    qpx->wr_complete = mrc_wr_complete;
+    qpx->wr_abort = mrc_wr_abort;
+    qp->vqp.comp_mask |= VERBS_QP_EX;
+}
+
 static struct ibv_qp *mrc_create_qp_bound(struct ibv_context *ibctx,
                                           struct ibv_qp_init_attr_ex *attr,
                                           const struct mrc_qp_profile *profile) {
@@ -353,8 +630,11 @@ static struct ibv_qp *mrc_create_qp_bound(struct ibv_context *ibctx,
     struct mrc_qp *qp;
     int err;
 
-    /* RC only, and no extended features (the ibv_wr_* API among them) */
-    if (attr->qp_type != IBV_QPT_RC || attr->comp_mask != IBV_QP_INIT_ATTR_PD) {
+    /* RC only; of the extended features, the ibv_wr_* API for the opcodes an RC QP carries */
+    if (attr->qp_type != IBV_QPT_RC || !(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
+        (attr->comp_mask & ~MRC_QP_INIT_ATTR_SUPPORTED) ||
+        ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+         (attr->send_ops_flags & ~MRC_QP_SEND_OPS_SUPPORTED))) {
         errno = EOPNOTSUPP;
         return NULL;
     }
@@ -383,6 +663,8 @@ static struct ibv_qp *mrc_create_qp_bound(struct ibv_context *ibctx,
         errno = err;
         return NULL;
     }
+    if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+        mrc_qp_ex_init(qp, attr->send_ops_flags);
     return &qp->vqp.qp;
 }
 
@@ -551,6 +833,7 @@ static const struct verbs_context_ops mrc_ctx_ops = {
         .alloc_pd = mrc_alloc_pd,
         .create_ah = mrc_create_ah,
         .create_cq = mrc_create_cq,
+        .create_cq_ex = mrc_create_cq_ex,
         .create_qp = mrc_create_qp,
         .create_qp_ex = mrc_create_qp_ex,
         .create_srq = mrc_create_srq,

@@ -11,6 +11,7 @@
 #define MRC_QUEUES_H
 
 #include <stdbool.h> // NOLINT(modernize-deprecated-headers): a C header too
+#include <stddef.h>  // NOLINT(modernize-deprecated-headers): a C header too
 #include <stdint.h>  // NOLINT(modernize-deprecated-headers): a C header too
 
 #include <infiniband/verbs.h>
@@ -37,6 +38,16 @@ void mrc_cq_ring_free(struct mrc_cq_ring *cq);
 int mrc_cq_ring_poll(struct mrc_cq_ring *cq, int ne, struct ibv_wc *wc);
 
 /*
+ * The extended polling API (ibv_start_poll, ibv_next_poll, ibv_end_poll): start_poll returns 0
+ * with the oldest completion in *@wc and the ring locked until end_poll, or an errno (ENOENT:
+ * none; EIO: the ring is broken) with the ring unlocked; next_poll returns 0 with the next one,
+ * or ENOENT or EIO; end_poll consumes what they handed out and unlocks.
+ */
+int mrc_cq_ring_start_poll(struct mrc_cq_ring *cq, struct ibv_wc *wc);
+int mrc_cq_ring_next_poll(struct mrc_cq_ring *cq, struct ibv_wc *wc);
+void mrc_cq_ring_end_poll(struct mrc_cq_ring *cq);
+
+/*
  * Replace the ring (ibv_resize_cq) while no poller can touch it: @remap runs with the ring
  * locked; on success it has unmapped the old ring and stored the new mapping in *@map and its
  * description in *@info. On failure it returns an errno value and leaves *@map alone when the
@@ -58,6 +69,25 @@ void mrc_send_ring_free(struct mrc_send_ring *sq);
  */
 int mrc_send_ring_post(struct mrc_send_ring *sq, struct ibv_send_wr *wr,
                        struct ibv_send_wr **bad_wr, unsigned int *posted);
+
+/*
+ * The extended post API (ibv_wr_start, the ibv_wr_* of each WR and its data setter,
+ * ibv_wr_complete or ibv_wr_abort): the ring stays locked from batch_start to batch_complete or
+ * batch_abort. batch_wr opens a WR (@wr's opcode, flags, wr_id, remote address or atomic
+ * operands and immediate; its SGEs are not read), batch_sges or batch_inline gives it its data
+ * (inline bytes copied at once). batch_complete publishes the batch and returns 0 with
+ * *@posted WRs to ring the doorbell for, or the errno of the first WR the ring could not take
+ * (ENOMEM: full; EINVAL: see mrc_send_ring_post) and publishes none of it. batch_abort
+ * forgets the batch.
+ */
+void mrc_send_ring_batch_start(struct mrc_send_ring *sq);
+void mrc_send_ring_batch_wr(struct mrc_send_ring *sq, const struct ibv_send_wr *wr);
+void mrc_send_ring_batch_sges(struct mrc_send_ring *sq, size_t num_sge,
+                              const struct ibv_sge *sg_list);
+void mrc_send_ring_batch_inline(struct mrc_send_ring *sq, size_t num_buf,
+                                const struct ibv_data_buf *bufs);
+int mrc_send_ring_batch_complete(struct mrc_send_ring *sq, unsigned int *posted);
+void mrc_send_ring_batch_abort(struct mrc_send_ring *sq);
 
 /* Receive queue of a QP, or an SRQ: the provider produces struct mrc_recv_wqe. */
 struct mrc_recv_ring *mrc_recv_ring_new(void *map, const struct mrc_ring_info *info);

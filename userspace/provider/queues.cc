@@ -5,6 +5,8 @@
 #include "mrc_queues.h"
 
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -44,6 +46,28 @@ public:
         return static_cast<int>(n);
     }
 
+    // The extended polling API: start locks the ring and hands out the oldest completion, next
+    // the one after, end gives back the slots handed out and unlocks. An error from start
+    // (ENOENT: no completion) unlocks at once, as the API calls no end then.
+    int start_poll(ibv_wc &wc) noexcept {
+        lock_.lock();
+        cursor_ = consumer_;
+        const int err = ring_.valid() ? take(wc) : EIO;
+        if (err)
+            lock_.unlock();
+        return err;
+    }
+
+    int next_poll(ibv_wc &wc) noexcept { return take(wc); }
+
+    void end_poll() noexcept {
+        if (cursor_ != consumer_) {
+            ring_.store_consumer(cursor_);
+            consumer_ = cursor_;
+        }
+        lock_.unlock();
+    }
+
     int resize(mrc_cq_remap_fn remap, void *arg) noexcept {
         const std::lock_guard guard(lock_);
         void *map = ring_.base(); // the callback clears it when the old ring is gone
@@ -60,9 +84,25 @@ public:
     }
 
 private:
+    // The completion at the cursor, which moves past it; ENOENT at the producer, EIO when the
+    // kernel broke the ring.
+    int take(ibv_wc &wc) {
+        const std::uint32_t producer = ring_.load_producer();
+        if (producer - consumer_ > ring_.num_slots())
+            return EIO;
+        if (cursor_ == producer)
+            return ENOENT;
+        mrc_cqe cqe;
+        std::memcpy(&cqe, ring_.slot(cursor_).data(), sizeof(cqe));
+        cqe_to_wc(cqe, wc);
+        cursor_++;
+        return 0;
+    }
+
     std::mutex lock_;
     RingView ring_;
     std::uint32_t consumer_;
+    std::uint32_t cursor_ = 0; // between start_poll and end_poll: the next completion to take
 };
 
 // What the send and receive queues share: we produce, the kernel consumes.
@@ -103,7 +143,7 @@ public:
         return ring_.load_consumer_flags_after_fence();
     }
 
-private:
+protected:
     // A consumer index ahead of ours (a confused kernel) also reads as full.
     [[nodiscard]] bool full(std::uint32_t producer, std::uint32_t consumer) const {
         return producer - consumer >= ring_.num_slots();
@@ -114,8 +154,113 @@ private:
     std::uint32_t producer_;
 };
 
-using SendQueue = WorkQueue<ibv_send_wr, format_send_wqe>;
 using RecvQueue = WorkQueue<ibv_recv_wr, format_recv_wqe>;
+
+// The send queue also takes the extended post API's batches (ibv_wr_start .. ibv_wr_complete):
+// the queue stays locked from start to complete or abort, as the API's contract for the
+// calls in between has it. Each WR goes into the next free slot when its data setter comes (the
+// bytes of inline data are copied then, so the caller may reuse them at once); a WR whose
+// setter never came goes in with no data when the next WR or complete arrives. A WR the ring
+// cannot take (full, an opcode, flag or size it cannot carry, a setter with no WR) spoils the
+// batch: complete publishes none of it and returns that WR's errno.
+class SendQueue : public WorkQueue<ibv_send_wr, format_send_wqe> {
+public:
+    using WorkQueue::WorkQueue;
+
+    void batch_start() noexcept {
+        lock_.lock();
+        staged_ = producer_;
+        open_ = false;
+        err_ = 0;
+    }
+
+    void batch_wr(const ibv_send_wr &wr) noexcept {
+        close_open();
+        if (err_)
+            return;
+        if (full(staged_, ring_.load_consumer())) {
+            err_ = ENOMEM;
+            return;
+        }
+        open_wr_ = wr;
+        open_wr_.next = nullptr;
+        open_wr_.sg_list = nullptr;
+        open_wr_.num_sge = 0;
+        open_ = true;
+    }
+
+    void batch_sges(const ibv_sge *sges, std::size_t n) noexcept {
+        if (!take_open())
+            return;
+        if ((n && !sges) || n > static_cast<std::size_t>(INT_MAX)) {
+            err_ = EINVAL;
+            return;
+        }
+        ibv_send_wr wr = open_wr_;
+        wr.sg_list = const_cast<ibv_sge *>(sges); // NOLINT: ibv_send_wr's field is not const
+        wr.num_sge = static_cast<int>(n);
+        wr.send_flags &= ~static_cast<unsigned int>(IBV_SEND_INLINE); // SGEs: the kernel reads
+        stage(format_send_wqe(ring_.slot(staged_), wr));
+    }
+
+    void batch_inline(const ibv_data_buf *bufs, std::size_t n) noexcept {
+        if (!take_open())
+            return;
+        if (n && !bufs) {
+            err_ = EINVAL;
+            return;
+        }
+        stage(format_send_wqe_inline(ring_.slot(staged_), open_wr_, {bufs, n}));
+    }
+
+    int batch_complete(unsigned int *posted) noexcept {
+        close_open();
+        const int err = err_;
+        *posted = 0;
+        if (!err && staged_ != producer_) {
+            *posted = staged_ - producer_;
+            ring_.store_producer(staged_);
+            producer_ = staged_;
+        }
+        lock_.unlock();
+        return err;
+    }
+
+    // Nothing staged was published: the next batch writes over it.
+    void batch_abort() noexcept { lock_.unlock(); }
+
+private:
+    // The WR a data setter completes; none (a setter twice, or before any WR) spoils the batch.
+    bool take_open() {
+        if (err_)
+            return false;
+        if (!open_) {
+            err_ = EINVAL;
+            return false;
+        }
+        open_ = false;
+        return true;
+    }
+
+    void close_open() {
+        if (open_) {
+            open_ = false;
+            stage(format_send_wqe(ring_.slot(staged_), open_wr_));
+        }
+    }
+
+    void stage(int err) {
+        if (err)
+            err_ = err;
+        else
+            staged_++;
+    }
+
+    std::uint32_t staged_ = 0; // the slot the batch's next WR takes
+    ibv_send_wr open_wr_{};    // the WR whose data setter is awaited ...
+    bool open_ = false;        // ... if any
+    int err_ = 0;              // the first WR the ring could not take: its errno
+};
 
 } // namespace
 } // namespace mrc
@@ -124,7 +269,7 @@ struct mrc_cq_ring : mrc::CompletionQueue {
     using CompletionQueue::CompletionQueue;
 };
 struct mrc_send_ring : mrc::SendQueue {
-    using WorkQueue::WorkQueue;
+    using SendQueue::SendQueue;
 };
 struct mrc_recv_ring : mrc::RecvQueue {
     using WorkQueue::WorkQueue;
@@ -153,6 +298,18 @@ int mrc_cq_ring_poll(struct mrc_cq_ring *cq, int ne, struct ibv_wc *wc) {
     return cq->poll(ne, wc);
 }
 
+int mrc_cq_ring_start_poll(struct mrc_cq_ring *cq, struct ibv_wc *wc) {
+    return cq->start_poll(*wc);
+}
+
+int mrc_cq_ring_next_poll(struct mrc_cq_ring *cq, struct ibv_wc *wc) {
+    return cq->next_poll(*wc);
+}
+
+void mrc_cq_ring_end_poll(struct mrc_cq_ring *cq) {
+    cq->end_poll();
+}
+
 int mrc_cq_ring_resize(struct mrc_cq_ring *cq, mrc_cq_remap_fn remap, void *arg) {
     return cq->resize(remap, arg);
 }
@@ -168,6 +325,32 @@ void mrc_send_ring_free(struct mrc_send_ring *sq) {
 int mrc_send_ring_post(struct mrc_send_ring *sq, struct ibv_send_wr *wr,
                        struct ibv_send_wr **bad_wr, unsigned int *posted) {
     return sq->post(wr, bad_wr, posted);
+}
+
+void mrc_send_ring_batch_start(struct mrc_send_ring *sq) {
+    sq->batch_start();
+}
+
+void mrc_send_ring_batch_wr(struct mrc_send_ring *sq, const struct ibv_send_wr *wr) {
+    sq->batch_wr(*wr);
+}
+
+void mrc_send_ring_batch_sges(struct mrc_send_ring *sq, size_t num_sge,
+                              const struct ibv_sge *sg_list) {
+    sq->batch_sges(sg_list, num_sge);
+}
+
+void mrc_send_ring_batch_inline(struct mrc_send_ring *sq, size_t num_buf,
+                                const struct ibv_data_buf *bufs) {
+    sq->batch_inline(bufs, num_buf);
+}
+
+int mrc_send_ring_batch_complete(struct mrc_send_ring *sq, unsigned int *posted) {
+    return sq->batch_complete(posted);
+}
+
+void mrc_send_ring_batch_abort(struct mrc_send_ring *sq) {
+    sq->batch_abort();
 }
 
 struct mrc_recv_ring *mrc_recv_ring_new(void *map, const struct mrc_ring_info *info) {

@@ -47,20 +47,32 @@ bool has_imm(ibv_wr_opcode opcode) {
     return opcode == IBV_WR_SEND_WITH_IMM || opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
 }
 
-// The application's buffer behind an SGE: addresses travel as integers in verbs.
-const void *sge_buffer(const ibv_sge &sge) {
+// The application's bytes behind an SGE or an inline buffer: addresses travel as integers in
+// verbs, as pointers in the extended post API.
+const void *buffer_of(const ibv_sge &sge) {
     // NOLINTNEXTLINE(performance-no-int-to-ptr)
     return reinterpret_cast<const void *>(static_cast<std::uintptr_t>(sge.addr));
 }
+std::size_t length_of(const ibv_sge &sge) {
+    return sge.length;
+}
+const void *buffer_of(const ibv_data_buf &buf) {
+    return buf.addr;
+}
+std::size_t length_of(const ibv_data_buf &buf) {
+    return buf.length;
+}
 
-int put_inline(std::span<std::byte> body, std::span<const ibv_sge> sges, mrc_send_wqe &wqe) {
+template <typename Buf>
+int put_inline(std::span<std::byte> body, std::span<const Buf> bufs, mrc_send_wqe &wqe) {
     std::size_t total = 0;
-    for (const ibv_sge &sge : sges) {
-        if (sge.length > body.size() - total)
+    for (const Buf &buf : bufs) {
+        const std::size_t len = length_of(buf);
+        if (len > body.size() - total)
             return EINVAL;
-        if (sge.length)
-            std::memcpy(body.subspan(total).data(), sge_buffer(sge), sge.length);
-        total += sge.length;
+        if (len)
+            std::memcpy(body.subspan(total).data(), buffer_of(buf), len);
+        total += len;
     }
     wqe.inline_len = static_cast<std::uint32_t>(total);
     wqe.num_sge = 0;
@@ -109,15 +121,16 @@ std::uint32_t recv_max_sge(std::uint32_t slot_size) noexcept {
     return after_header(slot_size, MRC_RECV_WQE_HDR_SIZE) / kSgeSize;
 }
 
-int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept {
-    if (slot.size() < MRC_SEND_WQE_HDR_SIZE || wr.num_sge < 0 || (wr.num_sge && !wr.sg_list))
-        return EINVAL;
+namespace {
+
+// The entry's header from @wr, before its data: EINVAL for an opcode or flag an mrc QP does not
+// carry, or inline data for an opcode that sends none.
+int format_send_header(const ibv_send_wr &wr, mrc_send_wqe &wqe) {
     if (wr.send_flags & ~kSendFlags)
         return EINVAL;
-    const std::span<const ibv_sge> sges(wr.sg_list, static_cast<std::size_t>(wr.num_sge));
     const bool is_inline = (wr.send_flags & IBV_SEND_INLINE) != 0;
 
-    mrc_send_wqe wqe{};
+    wqe = mrc_send_wqe{};
     wqe.wr_id = wr.wr_id;
     wqe.opcode = wr.opcode;
     wqe.send_flags = wr.send_flags;
@@ -126,29 +139,44 @@ int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept {
 
     switch (kind_of(wr.opcode)) {
     case Kind::send:
-        break;
+        return 0;
     case Kind::rdma:
         // inline data is something to send: a READ has none
         if (is_inline && wr.opcode == IBV_WR_RDMA_READ)
             return EINVAL;
         wqe.wr.rdma.remote_addr = wr.wr.rdma.remote_addr;
         wqe.wr.rdma.rkey = wr.wr.rdma.rkey;
-        break;
+        return 0;
     case Kind::atomic:
-        // one 8-byte local buffer receives the original value
-        if (is_inline || sges.size() != 1 || sges[0].length != sizeof(std::uint64_t))
+        if (is_inline)
             return EINVAL;
         wqe.wr.atomic.remote_addr = wr.wr.atomic.remote_addr;
         wqe.wr.atomic.compare_add = wr.wr.atomic.compare_add;
         wqe.wr.atomic.swap = wr.wr.atomic.swap;
         wqe.wr.atomic.rkey = wr.wr.atomic.rkey;
-        break;
+        return 0;
     case Kind::unsupported:
-        return EINVAL;
+        break;
     }
+    return EINVAL;
+}
+
+} // namespace
+
+int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept {
+    if (slot.size() < MRC_SEND_WQE_HDR_SIZE || wr.num_sge < 0 || (wr.num_sge && !wr.sg_list))
+        return EINVAL;
+    const std::span<const ibv_sge> sges(wr.sg_list, static_cast<std::size_t>(wr.num_sge));
+    mrc_send_wqe wqe;
+    if (const int err = format_send_header(wr, wqe))
+        return err;
+    // one 8-byte local buffer receives an atomic's original value
+    if (kind_of(wr.opcode) == Kind::atomic &&
+        (sges.size() != 1 || sges[0].length != sizeof(std::uint64_t)))
+        return EINVAL;
 
     const std::span<std::byte> body = slot.subspan(MRC_SEND_WQE_HDR_SIZE);
-    if (is_inline) {
+    if (wr.send_flags & IBV_SEND_INLINE) {
         if (const int err = put_inline(body, sges, wqe))
             return err;
     } else {
@@ -157,6 +185,21 @@ int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept {
         put_sges(body, sges);
         wqe.num_sge = static_cast<std::uint32_t>(sges.size());
     }
+    std::memcpy(slot.data(), &wqe, sizeof(wqe));
+    return 0;
+}
+
+int format_send_wqe_inline(std::span<std::byte> slot, const ibv_send_wr &wr,
+                           std::span<const ibv_data_buf> bufs) noexcept {
+    if (slot.size() < MRC_SEND_WQE_HDR_SIZE)
+        return EINVAL;
+    ibv_send_wr inl = wr;
+    inl.send_flags |= IBV_SEND_INLINE;
+    mrc_send_wqe wqe;
+    if (const int err = format_send_header(inl, wqe))
+        return err;
+    if (const int err = put_inline(slot.subspan(MRC_SEND_WQE_HDR_SIZE), bufs, wqe))
+        return err;
     std::memcpy(slot.data(), &wqe, sizeof(wqe));
     return 0;
 }

@@ -27,6 +27,11 @@ constexpr unsigned int kSendFlags =
 // hold garbage, which is harmless until the producer index covers it.
 [[nodiscard]] int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept;
 
+// The same for the extended post API's inline data (ibv_wr_set_inline_data*): @wr's SGEs are
+// ignored, the bytes of @bufs are copied in and IBV_SEND_INLINE set.
+[[nodiscard]] int format_send_wqe_inline(std::span<std::byte> slot, const ibv_send_wr &wr,
+                                         std::span<const ibv_data_buf> bufs) noexcept;
+
 // Write @wr into @slot: struct mrc_recv_wqe and its SGEs. 0 or EINVAL.
 [[nodiscard]] int format_recv_wqe(std::span<std::byte> slot, const ibv_recv_wr &wr) noexcept;
 

@@ -17,6 +17,10 @@
 //     --retry-cnt N    the QPs' retry count (default 7)
 //     --ev-profile ID  bind this side's QPs to EV profile ID (mrcdv_create_qp, mrcdv.h); not
 //                      sent to the peer
+//     --api ex         this side posts through the extended verbs (ibv_create_qp_ex with every
+//                      RC opcode's send_ops_flags, each WR an ibv_wr_* batch whose data setter
+//                      varies, odd ops in two SGEs) and polls through ibv_create_cq_ex's
+//                      ibv_start_poll; default: classic (ibv_post_send, ibv_poll_cq)
 //
 // The client's options rule: it sends them to the server, which adopts them. Both ends are
 // requester and responder on every QP. What each posts is a Stream (stress_stream.h) that the
@@ -53,6 +57,7 @@
 #include "tool_channel.h"
 #include "tool_pattern.h"
 #include "tool_verbs.h"
+#include "tool_verbs_ex.h"
 
 namespace mrc::stress {
 namespace {
@@ -79,6 +84,7 @@ struct Options {
     std::uint32_t qp_timeout = 14;
     std::uint32_t retry_cnt = 7;
     std::optional<std::uint32_t> ev_profile; // bind the QPs to it (direct verbs)
+    bool api_ex = false;                     // ibv_wr_* and ibv_start_poll (tool_verbs_ex.h)
 };
 
 // The client's options, as the server adopts them.
@@ -177,6 +183,9 @@ struct QpState {
     tool::Cq scq;
     tool::Cq rcq;
     tool::Qp qp;
+    ibv_cq_ex *scqx = nullptr; // --api ex: the same CQs and QP, extended
+    ibv_cq_ex *rcqx = nullptr;
+    ibv_qp_ex *qpx = nullptr;
     ibv_qp_cap cap{};
     QpSetup remote;
 
@@ -255,9 +264,10 @@ void Stress::fatal(const char *why) {
     fatal_ = true;
 }
 
-// An RC QP as tool::create_rc_qp makes them, bound to EV profile @profile.
-tool::Qp create_bound_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap,
-                         std::uint32_t profile) {
+// An RC QP as tool::create_rc_qp makes them, bound to EV profile @profile (mrcdv.h) if there
+// is one, with every RC opcode's ibv_wr_* call if @send_ops.
+tool::Qp create_qp_ex(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap,
+                      std::optional<std::uint32_t> profile, bool send_ops) {
     ibv_qp_init_attr_ex init{};
     init.send_cq = send_cq;
     init.recv_cq = recv_cq;
@@ -265,23 +275,40 @@ tool::Qp create_bound_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_ca
     init.cap = cap;
     init.comp_mask = IBV_QP_INIT_ATTR_PD;
     init.pd = pd;
+    if (send_ops) {
+        init.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+        init.send_ops_flags = tool::kRcSendOps;
+    }
     mrcdv_qp_init_attr mrc{};
     mrc.comp_mask = MRCDV_QP_INIT_ATTR_MASK_EV_PROFILE;
-    mrc.ev_profile_id = profile;
-    tool::Qp qp(mrcdv_create_qp(pd->context, &init, &mrc));
+    mrc.ev_profile_id = profile.value_or(0);
+    tool::Qp qp(profile ? mrcdv_create_qp(pd->context, &init, &mrc)
+                        : ibv_create_qp_ex(pd->context, &init));
     if (!qp) {
-        std::fprintf(stderr, "mrcdv_create_qp (EV profile %u): %s\n", profile,
-                     std::strerror(errno));
+        std::fprintf(stderr, "create_qp_ex (EV profile %u, send ops %d): %s\n", profile.value_or(0),
+                     send_ops ? 1 : 0, std::strerror(errno));
         return qp;
     }
     cap = init.cap;
     return qp;
 }
 
+// A CQ of @cqe entries whose completion events go to @channel, extended if @ex (*@cqx).
+tool::Cq create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel, bool ex, ibv_cq_ex **cqx) {
+    if (!ex)
+        return tool::Cq(ibv_create_cq(ctx, cqe, nullptr, channel, 0));
+    ibv_cq_init_attr_ex attr{};
+    attr.cqe = static_cast<std::uint32_t>(cqe);
+    attr.channel = channel;
+    attr.wc_flags = tool::kWcExFlags;
+    *cqx = ibv_create_cq_ex(ctx, &attr);
+    return tool::Cq(*cqx ? ibv_cq_ex_to_cq(*cqx) : nullptr);
+}
+
 bool Stress::setup_qp(QpState &q) {
     const int cqe = static_cast<int>(opt_.depth + kRecvDepth + 8);
-    q.scq.reset(ibv_create_cq(ctx_.get(), cqe, nullptr, events_.get(), 0));
-    q.rcq.reset(ibv_create_cq(ctx_.get(), cqe, nullptr, events_.get(), 0));
+    q.scq = create_cq(ctx_.get(), cqe, events_.get(), opt_.api_ex, &q.scqx);
+    q.rcq = create_cq(ctx_.get(), cqe, events_.get(), opt_.api_ex, &q.rcqx);
     if (!q.scq || !q.rcq) {
         std::fprintf(stderr, "create_cq: %s\n", std::strerror(errno));
         return false;
@@ -292,14 +319,19 @@ bool Stress::setup_qp(QpState &q) {
     }
     q.cap = {.max_send_wr = opt_.depth,
              .max_recv_wr = kRecvDepth,
-             .max_send_sge = 1,
+             .max_send_sge = opt_.api_ex ? 2U : 1U,
              .max_recv_sge = 1,
              .max_inline_data = kMaxInline};
-    q.qp = opt_.ev_profile
-                   ? create_bound_qp(pd_.get(), q.scq.get(), q.rcq.get(), q.cap, *opt_.ev_profile)
+    q.qp = opt_.ev_profile || opt_.api_ex
+                   ? create_qp_ex(pd_.get(), q.scq.get(), q.rcq.get(), q.cap, opt_.ev_profile,
+                                  opt_.api_ex)
                    : tool::create_rc_qp(pd_.get(), q.scq.get(), q.rcq.get(), q.cap);
     if (!q.qp)
         return false;
+    if (opt_.api_ex && !(q.qpx = ibv_qp_to_qp_ex(q.qp.get()))) {
+        std::fprintf(stderr, "ibv_qp_to_qp_ex: the QP has no extended post API\n");
+        return false;
+    }
 
     const StreamLimits &l = opt_.limits;
     q.local = tool::Buffer(local_size());
@@ -387,10 +419,11 @@ bool Stress::setup() {
         return false;
     }
     std::printf("mrc_stress: %s on %s: %u QP(s), mtu %d, max_inline %u, seed %" PRIu64
-                ", max-size %u, large-max %u, qp timeout %u retry %u\n",
+                ", max-size %u, large-max %u, qp timeout %u retry %u, api %s\n",
                 side_ == 0 ? "server" : "client", ibv_get_device_name(ctx_->device), opt_.qps,
                 128 << static_cast<int>(port_.mtu), qps_[0].cap.max_inline_data, opt_.seed,
-                opt_.limits.max_size, opt_.limits.large_max, opt_.qp_timeout, opt_.retry_cnt);
+                opt_.limits.max_size, opt_.limits.large_max, opt_.qp_timeout, opt_.retry_cnt,
+                opt_.api_ex ? "ex" : "classic");
     return true;
 }
 
@@ -462,11 +495,20 @@ bool Stress::try_post(QpState &q, const Op &op) {
     if (op.type != OpType::Read && !is_atomic(op.type))
         tool::pattern_fill(buf, tool::pattern_key(opt_.seed, kKindPayload, side_, q.id, op.index),
                            0);
-    ibv_sge sge{.addr = q.local.addr() + off, .length = op.len, .lkey = q.local_mr->lkey};
+    std::array<ibv_sge, 2> sge{
+            ibv_sge{.addr = q.local.addr() + off, .length = op.len, .lkey = q.local_mr->lkey}};
     ibv_send_wr wr{};
     wr.wr_id = op.index;
-    wr.sg_list = &sge;
+    wr.sg_list = sge.data();
     wr.num_sge = op.len > 0 ? 1 : 0;
+    // the extended API's odd ops gather from two SGEs: the same bytes, in two pieces
+    if (q.qpx && (op.index & 1) && op.len >= 2 && !is_atomic(op.type)) {
+        sge[1] = sge[0];
+        sge[0].length = op.len / 2;
+        sge[1].addr += sge[0].length;
+        sge[1].length = op.len - sge[0].length;
+        wr.num_sge = 2;
+    }
     wr.send_flags = IBV_SEND_SIGNALED;
     const bool inlined = op.inline_hint && op.len <= q.cap.max_inline_data &&
                          op.type != OpType::Read && !is_atomic(op.type);
@@ -506,7 +548,8 @@ bool Stress::try_post(QpState &q, const Op &op) {
         break;
     }
     ibv_send_wr *bad = nullptr;
-    if (const int err = ibv_post_send(q.qp.get(), &wr, &bad)) {
+    if (const int err = q.qpx ? tool::post_send_ex(q.qpx, wr, op.index >> 1)
+                              : ibv_post_send(q.qp.get(), &wr, &bad)) {
         std::printf("mrc_stress: post_send of op %" PRIu64 " (%s, %u bytes) on QP %u: %s\n",
                     op.index, op_name(op.type).data(), op.len, q.id, std::strerror(err));
         fatal("post_send failed");
@@ -676,7 +719,8 @@ void Stress::check_recv_wc(QpState &q, const ibv_wc &wc) {
 
 bool Stress::poll_send(QpState &q) {
     std::array<ibv_wc, 16> wc{};
-    const int n = ibv_poll_cq(q.scq.get(), static_cast<int>(wc.size()), wc.data());
+    const int n = q.scqx ? tool::poll_cq_ex(q.scqx, wc)
+                         : ibv_poll_cq(q.scq.get(), static_cast<int>(wc.size()), wc.data());
     if (n < 0) {
         fatal("poll_cq failed");
         return false;
@@ -688,7 +732,8 @@ bool Stress::poll_send(QpState &q) {
 
 bool Stress::poll_recv(QpState &q) {
     std::array<ibv_wc, 16> wc{};
-    const int n = ibv_poll_cq(q.rcq.get(), static_cast<int>(wc.size()), wc.data());
+    const int n = q.rcqx ? tool::poll_cq_ex(q.rcqx, wc)
+                         : ibv_poll_cq(q.rcq.get(), static_cast<int>(wc.size()), wc.data());
     if (n < 0) {
         fatal("poll_cq failed");
         return false;
@@ -924,7 +969,8 @@ void usage() {
                  "N]\n"
                  "                  [--seed N] [--qps N] [--max-size B] [--large-max B]\n"
                  "                  [--large-pct P] [--depth N] [--timeout S] [--qp-timeout T]\n"
-                 "                  [--retry-cnt N] [--ev-profile ID] [SERVER]\n");
+                 "                  [--retry-cnt N] [--ev-profile ID] [--api classic|ex] "
+                 "[SERVER]\n");
 }
 
 bool parse_u64(const char *s, std::uint64_t &out) {
@@ -947,6 +993,13 @@ bool parse_args(std::span<char *> args, Options &o) {
         const char *val = args[++i];
         if (a == "-d") {
             o.device = val;
+            continue;
+        }
+        if (a == "--api") {
+            const std::string_view api = val;
+            if (api != "classic" && api != "ex")
+                return false;
+            o.api_ex = api == "ex";
             continue;
         }
         if (!parse_u64(val, v))
