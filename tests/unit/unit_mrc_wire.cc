@@ -21,11 +21,16 @@ constexpr uint8_t kAllOpcodes[] = {
         MRC_OP_SEND,        MRC_OP_SEND_IMM,  MRC_OP_WRITE,        MRC_OP_WRITE_IMM,
         MRC_OP_READ_REQ,    MRC_OP_READ_RESP, MRC_OP_ATOMIC_CSWAP, MRC_OP_ATOMIC_FADD,
         MRC_OP_ATOMIC_RESP, MRC_OP_ACK,       MRC_OP_NAK,          MRC_OP_PROBE,
-        MRC_OP_PROBE_REPLY,
+        MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND,   MRC_OP_UD_SEND_IMM,
 };
 
-constexpr uint8_t kDataOpcodes[] = {MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
-                                    MRC_OP_READ_RESP};
+constexpr uint8_t kDataOpcodes[] = {MRC_OP_SEND,       MRC_OP_SEND_IMM,  MRC_OP_WRITE,
+                                    MRC_OP_WRITE_IMM,  MRC_OP_READ_RESP, MRC_OP_UD_SEND,
+                                    MRC_OP_UD_SEND_IMM};
+
+bool is_datagram(uint8_t opcode) {
+    return opcode == MRC_OP_UD_SEND || opcode == MRC_OP_UD_SEND_IMM;
+}
 
 bool is_data(uint8_t opcode) {
     return std::ranges::any_of(kDataOpcodes, [opcode](uint8_t op) { return op == opcode; });
@@ -90,6 +95,13 @@ mrc_pkt_hdr extreme_hdr(uint8_t opcode, uint32_t payload_len = 100) {
         hdr.probe.service_time = opcode == MRC_OP_PROBE_REPLY ? 0xffffffffU : 0;
         hdr.probe.timestamp = ~0ULL;
         break;
+    case MRC_OP_UD_SEND:
+    case MRC_OP_UD_SEND_IMM:
+        hdr.flags = MRC_WIRE_F_SOLICITED;
+        hdr.ud.qkey = 0xffffffffU;
+        hdr.ud.src_qpn = MRC_WIRE_QPN_MAX;
+        hdr.ud.imm = opcode == MRC_OP_UD_SEND_IMM ? 0xffffffffU : 0;
+        break;
     }
     if (opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM || opcode == MRC_OP_WRITE_IMM) {
         hdr.flags = MRC_WIRE_F_ACK_REQ | MRC_WIRE_F_SOLICITED;
@@ -112,6 +124,8 @@ mrc_pkt_hdr minimal_hdr(uint8_t opcode) {
 
     hdr.opcode = opcode;
     hdr.dest_qpn = opcode == MRC_OP_PROBE || opcode == MRC_OP_PROBE_REPLY ? 0 : 1;
+    if (is_datagram(opcode))
+        hdr.ud.src_qpn = 1; // the GSI QP
     if (opcode == MRC_OP_NAK)
         hdr.ack.nak_code = MRC_NAK_OUT_OF_WINDOW;
     return hdr;
@@ -216,6 +230,8 @@ TEST(mrc_wire_hdr_len, every_opcode_as_documented) {
     EXPECT_EQ(64U, mrc_wire_hdr_len(MRC_OP_NAK));
     EXPECT_EQ(36U, mrc_wire_hdr_len(MRC_OP_PROBE));
     EXPECT_EQ(36U, mrc_wire_hdr_len(MRC_OP_PROBE_REPLY));
+    EXPECT_EQ(20U, mrc_wire_hdr_len(MRC_OP_UD_SEND));
+    EXPECT_EQ(24U, mrc_wire_hdr_len(MRC_OP_UD_SEND_IMM));
 }
 
 TEST(mrc_wire_hdr_len, unknown_opcode) {
@@ -258,6 +274,13 @@ TEST(mrc_opcode_is_request, requests_and_others) {
     EXPECT_FALSE(mrc_opcode_is_request(0xff));
 }
 
+TEST(mrc_opcode_is_datagram, the_ud_sends_only) {
+    for (const uint8_t op : kAllOpcodes)
+        EXPECT_EQ(is_datagram(op), mrc_opcode_is_datagram(op)) << mrc_opcode_name(op);
+    EXPECT_FALSE(mrc_opcode_is_datagram(0x0a));
+    EXPECT_FALSE(mrc_opcode_is_datagram(0x1000));
+}
+
 TEST(mrc_opcode_has_payload, data_opcodes_only) {
     for (const uint8_t op : kAllOpcodes)
         EXPECT_EQ(is_data(op), mrc_opcode_has_payload(op)) << mrc_opcode_name(op);
@@ -277,7 +300,7 @@ TEST(mrc_wire_check, extreme_and_minimal_headers_pass) {
 TEST(mrc_wire_check, unknown_opcode) {
     mrc_pkt_hdr hdr = minimal_hdr(MRC_OP_SEND);
 
-    for (const uint8_t op : {0x00, 0x03, 0x06, 0x0f, 0x12, 0x1b, 0x22, 0x32, 0xff}) {
+    for (const uint8_t op : {0x00, 0x03, 0x06, 0x07, 0x0a, 0x0f, 0x12, 0x1b, 0x22, 0x32, 0xff}) {
         hdr.opcode = op;
         EXPECT_EQ(MRC_WIRE_ERR_OPCODE, check(hdr)) << op;
     }
@@ -295,7 +318,8 @@ TEST(mrc_wire_check, reserved_flag_bits) {
 TEST(mrc_wire_check, solicited_only_on_receive_consuming_opcodes) {
     for (const uint8_t op : kAllOpcodes) {
         mrc_pkt_hdr hdr = minimal_hdr(op);
-        const bool allowed = op == MRC_OP_SEND || op == MRC_OP_SEND_IMM || op == MRC_OP_WRITE_IMM;
+        const bool allowed = op == MRC_OP_SEND || op == MRC_OP_SEND_IMM || op == MRC_OP_WRITE_IMM ||
+                             is_datagram(op);
 
         hdr.flags = MRC_WIRE_F_SOLICITED;
         EXPECT_EQ(allowed ? MRC_WIRE_OK : MRC_WIRE_ERR_FLAGS, check(hdr)) << mrc_opcode_name(op);
@@ -366,6 +390,21 @@ TEST(mrc_wire_check, qpn_wider_than_24_bits) {
     EXPECT_EQ(MRC_WIRE_ERR_QPN, check(hdr));
     hdr.dest_qpn = 0xffffffffU;
     EXPECT_EQ(MRC_WIRE_ERR_QPN, check(hdr));
+}
+
+// A datagram names its sender: QPN 0 is none, and QPNs have 24 bits.
+TEST(mrc_wire_check, datagram_source_qpn) {
+    for (const uint8_t op : {MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM}) {
+        mrc_pkt_hdr hdr = minimal_hdr(op);
+
+        EXPECT_EQ(MRC_WIRE_OK, check(hdr, 0)) << "an empty datagram";
+        hdr.ud.src_qpn = 0;
+        EXPECT_EQ(MRC_WIRE_ERR_QPN, check(hdr)) << mrc_opcode_name(op);
+        hdr.ud.src_qpn = MRC_WIRE_QPN_MAX + 1U;
+        EXPECT_EQ(MRC_WIRE_ERR_QPN, check(hdr)) << mrc_opcode_name(op);
+        hdr.ud.src_qpn = MRC_WIRE_QPN_MAX;
+        EXPECT_EQ(MRC_WIRE_OK, check(hdr, MRC_MAX_MSG_LEN)) << "its size is the QP's to check";
+    }
 }
 
 TEST(mrc_wire_check, payload_on_opcode_without_one) {
@@ -641,6 +680,26 @@ TEST(mrc_wire_build, golden_probe_reply) {
     EXPECT_EQ(0, memcmp(want, buf, sizeof(want)));
 }
 
+TEST(mrc_wire_build, golden_ud_send_imm) {
+    mrc_pkt_hdr hdr{};
+    uint8_t buf[MRC_WIRE_HDR_MAX];
+    const uint8_t want[] = {
+            0x10, 0x09, 0x06, 0x40, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x07, // base
+            0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x12, 0x34,                         // DETH
+            0xca, 0xfe, 0xba, 0xbe,                                                 // IMM
+    };
+
+    hdr.opcode = MRC_OP_UD_SEND_IMM;
+    hdr.flags = MRC_WIRE_F_SOLICITED;
+    hdr.dest_qpn = 1;
+    hdr.psn = 7;
+    hdr.ud.qkey = 0x80010000U; // the GSI QP's well-known Q_Key
+    hdr.ud.src_qpn = 0x1234;
+    hdr.ud.imm = 0xcafebabeU;
+    ASSERT_EQ(static_cast<int>(sizeof(want)), mrc_wire_build(&hdr, 256, buf, sizeof(buf)));
+    EXPECT_EQ(0, memcmp(want, buf, sizeof(want)));
+}
+
 TEST(mrc_wire_build, refuses_what_check_refuses) {
     mrc_pkt_hdr hdr = minimal_hdr(MRC_OP_ACK);
     uint8_t buf[MRC_WIRE_HDR_MAX];
@@ -818,6 +877,21 @@ TEST_F(WireParse, payload_past_message_end) {
     EXPECT_EQ(MRC_WIRE_ERR_LENGTH, parse(pkt));
 }
 
+// The byte before a datagram's source QPN is reserved: set, the QPN reads too wide.
+TEST(mrc_wire_parse, datagram_reserved_byte_before_source_qpn) {
+    mrc_pkt_hdr hdr = minimal_hdr(MRC_OP_UD_SEND);
+    std::vector<uint8_t> pkt = build_pkt(hdr, 8);
+    mrc_pkt_hdr got{};
+
+    ASSERT_EQ(MRC_WIRE_OK, mrc_wire_parse(pkt.data(), static_cast<uint32_t>(pkt.size()),
+                                          static_cast<uint32_t>(pkt.size()), &got));
+    EXPECT_EQ(1U, got.ud.src_qpn);
+    EXPECT_EQ(8U, got.payload_len);
+    pkt[MRC_WIRE_BASE_LEN + 4] = 0x01;
+    EXPECT_EQ(MRC_WIRE_ERR_QPN, mrc_wire_parse(pkt.data(), static_cast<uint32_t>(pkt.size()),
+                                               static_cast<uint32_t>(pkt.size()), &got));
+}
+
 TEST_F(WireParse, nak_reserved_bytes) {
     mrc_pkt_hdr nak = minimal_hdr(MRC_OP_NAK);
     std::vector<uint8_t> bytes = build_pkt(nak, 0);
@@ -859,7 +933,7 @@ TEST_F(WireParse, probe_psn_not_zero) {
 
 // Every prefix of every valid packet: a prefix that cuts a header is refused as truncated; one
 // that cuts only the payload is a shorter packet, valid unless it leaves a non-empty message's
-// packet with no payload at all.
+// packet with no payload at all (a datagram states no length: each of its prefixes is one).
 TEST(mrc_wire_parse, every_truncation_of_valid_packets) {
     for (const uint8_t op : kAllOpcodes) {
         const std::vector<uint8_t> pkt = build_pkt(extreme_hdr(op), payload_of(op));
@@ -872,7 +946,7 @@ TEST(mrc_wire_parse, every_truncation_of_valid_packets) {
 
             if (n < hdr_len)
                 EXPECT_EQ(MRC_WIRE_ERR_TRUNCATED, err) << mrc_opcode_name(op) << " " << n;
-            else if (n == hdr_len)
+            else if (n == hdr_len && !is_datagram(op))
                 EXPECT_EQ(MRC_WIRE_ERR_LENGTH, err) << mrc_opcode_name(op);
             else
                 EXPECT_EQ(MRC_WIRE_OK, err) << mrc_opcode_name(op) << " " << n;

@@ -50,6 +50,11 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 		mrc_probe_recv(mdev, skb, &hdr);	/* the device's, no QP's */
 		goto drop;
 	}
+	/* a UD QP's datagram: no QP of mrc takes them yet */
+	if (mrc_opcode_is_datagram(hdr.opcode)) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_UNKNOWN_QP);
+		goto drop;
+	}
 	/* placement copies from the payload: make it linear once */
 	if (skb_linearize(skb)) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_NOMEM);

@@ -12,20 +12,22 @@
 #include "mrc_be.h"
 
 /* Sub-headers after the base header; bit order is wire order. */
-#define MRC_SH_MSG	0x001U
-#define MRC_SH_RETH	0x002U
-#define MRC_SH_RQ	0x004U
-#define MRC_SH_IMM	0x008U
-#define MRC_SH_READ	0x010U
-#define MRC_SH_ATOM	0x020U
-#define MRC_SH_ATOMR	0x040U
-#define MRC_SH_ACK	0x080U
-#define MRC_SH_NAK	0x100U
-#define MRC_SH_PROBE	0x200U
+#define MRC_SH_DETH	0x001U
+#define MRC_SH_MSG	0x002U
+#define MRC_SH_RETH	0x004U
+#define MRC_SH_RQ	0x008U
+#define MRC_SH_IMM	0x010U
+#define MRC_SH_READ	0x020U
+#define MRC_SH_ATOM	0x040U
+#define MRC_SH_ATOMR	0x080U
+#define MRC_SH_ACK	0x100U
+#define MRC_SH_NAK	0x200U
+#define MRC_SH_PROBE	0x400U
 
 /* Header length of a set of sub-headers, a constant expression. */
 #define MRC_SH_LEN(sh)							\
 	(MRC_WIRE_BASE_LEN +						\
+	 ((sh) & MRC_SH_DETH ? MRC_WIRE_DETH_LEN : 0U) +		\
 	 ((sh) & MRC_SH_MSG ? MRC_WIRE_MSG_LEN : 0U) +			\
 	 ((sh) & MRC_SH_RETH ? MRC_WIRE_RETH_LEN : 0U) +		\
 	 ((sh) & MRC_SH_RQ ? MRC_WIRE_RQ_LEN : 0U) +			\
@@ -49,6 +51,8 @@
 #define MRC_SH_ACK_OP		(MRC_SH_ACK)
 #define MRC_SH_NAK_OP		(MRC_SH_ACK | MRC_SH_NAK)
 #define MRC_SH_PROBE_OP		(MRC_SH_PROBE)
+#define MRC_SH_UD_SEND		(MRC_SH_DETH)
+#define MRC_SH_UD_SEND_IMM	(MRC_SH_DETH | MRC_SH_IMM)
 
 /* The budget: every data packet's headers fit in 64 bytes. */
 _Static_assert(MRC_SH_LEN(MRC_SH_SEND) <= MRC_WIRE_DATA_HDR_BUDGET, "SEND header");
@@ -56,6 +60,7 @@ _Static_assert(MRC_SH_LEN(MRC_SH_SEND_IMM) <= MRC_WIRE_DATA_HDR_BUDGET, "SEND_IM
 _Static_assert(MRC_SH_LEN(MRC_SH_WRITE) <= MRC_WIRE_DATA_HDR_BUDGET, "WRITE header");
 _Static_assert(MRC_SH_LEN(MRC_SH_WRITE_IMM) <= MRC_WIRE_DATA_HDR_BUDGET, "WRITE_IMM header");
 _Static_assert(MRC_SH_LEN(MRC_SH_READ_RESP) <= MRC_WIRE_DATA_HDR_BUDGET, "READ_RESP header");
+_Static_assert(MRC_SH_LEN(MRC_SH_UD_SEND_IMM) <= MRC_WIRE_DATA_HDR_BUDGET, "UD_SEND_IMM header");
 /* ... and every header in MRC_WIRE_HDR_MAX, the receiver's pull length. */
 _Static_assert(MRC_SH_LEN(MRC_SH_READ_REQ) <= MRC_WIRE_HDR_MAX, "READ_REQ header");
 _Static_assert(MRC_SH_LEN(MRC_SH_ATOMIC) <= MRC_WIRE_HDR_MAX, "atomic header");
@@ -88,6 +93,8 @@ static const struct mrc_op_info mrc_ops[] = {
 	MRC_OP(SEND_IMM, MRC_SH_SEND_IMM, MRC_F_RECV, true, true),
 	MRC_OP(WRITE, MRC_SH_WRITE, MRC_F_REQ, true, true),
 	MRC_OP(WRITE_IMM, MRC_SH_WRITE_IMM, MRC_F_RECV, true, true),
+	MRC_OP(UD_SEND, MRC_SH_UD_SEND, MRC_WIRE_F_SOLICITED, false, true),
+	MRC_OP(UD_SEND_IMM, MRC_SH_UD_SEND_IMM, MRC_WIRE_F_SOLICITED, false, true),
 	MRC_OP(READ_REQ, MRC_SH_READ_REQ, MRC_F_REQ, true, false),
 	MRC_OP(READ_RESP, MRC_SH_READ_RESP, 0, false, true),
 	MRC_OP(ATOMIC_CSWAP, MRC_SH_ATOMIC, MRC_F_REQ, true, false),
@@ -147,6 +154,22 @@ bool mrc_opcode_has_payload(unsigned int opcode)
 	const struct mrc_op_info *op = mrc_op_info(opcode);
 
 	return op && op->payload;
+}
+
+/**
+ * mrc_opcode_is_datagram() - is the opcode a UD QP's datagram?
+ * @opcode: an enum mrc_opcode value
+ *
+ * Datagrams are neither requests nor responses: no PSN window tracks them
+ * and nothing acknowledges them.
+ *
+ * Return: true for UD_SEND and UD_SEND_IMM.
+ */
+bool mrc_opcode_is_datagram(unsigned int opcode)
+{
+	const struct mrc_op_info *op = mrc_op_info(opcode);
+
+	return op && (op->sh & MRC_SH_DETH);
 }
 
 /*
@@ -225,6 +248,10 @@ enum mrc_wire_err mrc_wire_check(const struct mrc_pkt_hdr *hdr, uint32_t payload
 	}
 	if (!op->payload && payload_len != 0)
 		return MRC_WIRE_ERR_PAYLOAD;
+	/* a datagram names its sender; 0 is no QP (the GSI QP is 1) */
+	if ((op->sh & MRC_SH_DETH) &&
+	    (hdr->ud.src_qpn == 0 || hdr->ud.src_qpn > MRC_WIRE_QPN_MAX))
+		return MRC_WIRE_ERR_QPN;
 
 	switch (hdr->opcode) {
 	case MRC_OP_READ_REQ:
@@ -297,6 +324,11 @@ int mrc_wire_build(const struct mrc_pkt_hdr *hdr, uint32_t payload_len, void *bu
 	mrc_put_be32(p + 8, hdr->psn);
 	p += MRC_WIRE_BASE_LEN;
 
+	if (op->sh & MRC_SH_DETH) {
+		mrc_put_be32(p, hdr->ud.qkey);
+		mrc_put_be32(p + 4, hdr->ud.src_qpn);	/* byte 4 reserved: QPN < 2^24 */
+		p += MRC_WIRE_DETH_LEN;
+	}
 	if (op->sh & MRC_SH_MSG) {
 		mrc_put_be32(p, hdr->msg.msn);
 		mrc_put_be32(p + 4, hdr->msg.offset);
@@ -313,7 +345,7 @@ int mrc_wire_build(const struct mrc_pkt_hdr *hdr, uint32_t payload_len, void *bu
 		p += MRC_WIRE_RQ_LEN;
 	}
 	if (op->sh & MRC_SH_IMM) {
-		mrc_put_be32(p, hdr->msg.imm);
+		mrc_put_be32(p, op->sh & MRC_SH_DETH ? hdr->ud.imm : hdr->msg.imm);
 		p += MRC_WIRE_IMM_LEN;
 	}
 	if (op->sh & MRC_SH_READ) {
@@ -363,6 +395,11 @@ int mrc_wire_build(const struct mrc_pkt_hdr *hdr, uint32_t payload_len, void *bu
 static enum mrc_wire_err mrc_wire_decode(const struct mrc_op_info *op, const uint8_t *p,
 					 struct mrc_pkt_hdr *hdr)
 {
+	if (op->sh & MRC_SH_DETH) {
+		hdr->ud.qkey = mrc_get_be32(p);
+		hdr->ud.src_qpn = mrc_get_be32(p + 4);	/* a reserved byte set: too wide */
+		p += MRC_WIRE_DETH_LEN;
+	}
 	if (op->sh & MRC_SH_MSG) {
 		hdr->msg.msn = mrc_get_be32(p);
 		hdr->msg.offset = mrc_get_be32(p + 4);
@@ -379,7 +416,10 @@ static enum mrc_wire_err mrc_wire_decode(const struct mrc_op_info *op, const uin
 		p += MRC_WIRE_RQ_LEN;
 	}
 	if (op->sh & MRC_SH_IMM) {
-		hdr->msg.imm = mrc_get_be32(p);
+		if (op->sh & MRC_SH_DETH)
+			hdr->ud.imm = mrc_get_be32(p);
+		else
+			hdr->msg.imm = mrc_get_be32(p);
 		p += MRC_WIRE_IMM_LEN;
 	}
 	if (op->sh & MRC_SH_READ) {

@@ -23,6 +23,7 @@
  * Sub-headers, in wire order (an opcode carries a subset, see the table in
  * mrc_wire.c and protocol.rst):
  *
+ *	DETH   8  qkey, src_qpn (datagrams: UD_SEND, UD_SEND_IMM)
  *	MSG   12  msn, offset, msg_len
  *	RETH  12  va (8), rkey
  *	RQ     4  rsn: the receive WQE this message consumes
@@ -46,6 +47,7 @@
 
 /* Sub-header sizes in bytes; every one a multiple of 4. */
 #define MRC_WIRE_BASE_LEN	12U
+#define MRC_WIRE_DETH_LEN	8U
 #define MRC_WIRE_MSG_LEN	12U
 #define MRC_WIRE_RETH_LEN	12U
 #define MRC_WIRE_RQ_LEN		4U
@@ -83,6 +85,8 @@ enum mrc_opcode {
 	MRC_OP_SEND_INV		= 0x03,	/* reserved: rejected by v1 */
 	MRC_OP_WRITE		= 0x04,
 	MRC_OP_WRITE_IMM	= 0x05,
+	MRC_OP_UD_SEND		= 0x08,	/* a datagram: one packet, unacknowledged */
+	MRC_OP_UD_SEND_IMM	= 0x09,
 	MRC_OP_READ_REQ		= 0x10,
 	MRC_OP_READ_RESP	= 0x11,
 	MRC_OP_ATOMIC_CSWAP	= 0x18,
@@ -136,6 +140,17 @@ struct mrc_wire_msg {
 	uint32_t read_len;	/* READ_REQ: bytes asked from @offset */
 };
 
+/*
+ * UD_SEND, UD_SEND_IMM: a datagram to a UD QP (the GSI QP among them), the
+ * whole message in one packet; the PSN is the sender's running count, which
+ * nobody tracks.
+ */
+struct mrc_wire_ud {
+	uint32_t qkey;		/* the receiving QP's Q_Key must match it */
+	uint32_t src_qpn;	/* the sender's QPN, reported in the completion */
+	uint32_t imm;		/* UD_SEND_IMM: immediate data */
+};
+
 /* ATOMIC_CSWAP, ATOMIC_FADD. */
 struct mrc_wire_atomic {
 	uint32_t msn;
@@ -184,6 +199,7 @@ struct mrc_pkt_hdr {
 	uint32_t psn;
 	union {
 		struct mrc_wire_msg msg;
+		struct mrc_wire_ud ud;
 		struct mrc_wire_atomic atomic;
 		struct mrc_wire_atomic_resp atomic_resp;
 		struct mrc_wire_ack ack;
@@ -194,6 +210,7 @@ struct mrc_pkt_hdr {
 unsigned int mrc_wire_hdr_len(unsigned int opcode);
 bool mrc_opcode_is_request(unsigned int opcode);
 bool mrc_opcode_has_payload(unsigned int opcode);
+bool mrc_opcode_is_datagram(unsigned int opcode);
 enum mrc_wire_err mrc_wire_check(const struct mrc_pkt_hdr *hdr, uint32_t payload_len);
 int mrc_wire_build(const struct mrc_pkt_hdr *hdr, uint32_t payload_len, void *buf,
 		   uint32_t size);
