@@ -13,7 +13,8 @@
 #   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some, CASES="..." of theirs)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
-#   make install    install mrc.ko, the verbs provider and mrcctl on this host
+#   make install    install mrc.ko, the verbs provider and mrcctl on this host (DESTDIR and
+#                   INSTALL_MOD_PATH stage them elsewhere); make install-check checks that
 #   make check-debug  every VM selftest on a KASAN/lockdep/kmemleak/UBSAN kernel built
 #                     from linux-source-6.1 (built once into build/debug-kernel; long)
 
@@ -24,7 +25,9 @@ BUILD ?= $(TOP)/build
 # newest installed Debian headers (the kernel the VM boots).
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
-KVER = $(notdir $(patsubst %/build,%,$(realpath $(dir $(KDIR))/..)))
+# The release the headers in KDIR are for, as `uname -r` prints it: Debian's headers say
+# 6.1.0-57-amd64 there while their `make kernelrelease` says 6.1.192.
+KVER = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h)
 
 MODULE := drivers/infiniband/sw/mrc/mrc.ko
 
@@ -43,7 +46,8 @@ VERBS_PROVIDER_DIR ?= $(LIBDIR)/libibverbs
 VERBS_CONFIG_DIR ?= /etc/libibverbs.d
 CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
-.PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install clean help \
+.PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install \
+	install-check clean help \
 	debug-kernel debug-modules check-debug sim sim-seeds
 
 all: modules
@@ -124,6 +128,7 @@ check: setup
 	$(MAKE) -C $(TOP) unit
 	$(MAKE) -C $(TOP) sim
 	$(MAKE) -C $(TOP) lint
+	$(MAKE) -C $(TOP) install-check
 	$(MAKE) -C $(TOP) vm-test
 
 # The debug kernel and an mrc.ko built against it, from a copy of the module's
@@ -150,9 +155,12 @@ check-debug: debug-modules userspace
 		--kdir $(DEBUG_KDIR) --module $(DEBUG_MOD_SRC)/drivers/infiniband/sw/mrc/mrc.ko \
 		--tests --timeout 14400 $(if $(TESTS),--only "$(TESTS)") $(if $(CASES),--cases "$(CASES)")
 
+# DESTDIR stages the userspace files, INSTALL_MOD_PATH the module (both empty: this host).
 install: modules userspace
-	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
-	depmod -a $(KVER)
+	@[ -n "$(KVER)" ] || { echo "install: no kernel release in $(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) KERNELRELEASE=$(KVER) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) \
+		DEPMOD=true modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 	install -D -m 0644 $(PROVIDER) $(DESTDIR)$(LIBDIR)/libmrcdv.so.1
 	ln -sf libmrcdv.so.1 $(DESTDIR)$(LIBDIR)/libmrcdv.so
 	install -d $(DESTDIR)$(VERBS_PROVIDER_DIR)
@@ -164,6 +172,10 @@ install: modules userspace
 	install -D -m 0644 $(TOP)/userspace/provider/mrc.driver $(DESTDIR)$(VERBS_CONFIG_DIR)/mrc.driver
 	install -D -m 0755 $(MRCCTL) $(DESTDIR)$(SBINDIR)/mrcctl
 	install -D -m 0644 $(TOP)/userspace/mrcctl/mrcctl.8 $(DESTDIR)$(MANDIR)/man8/mrcctl.8
+
+# make install staged into a scratch root and checked (in make check).
+install-check: modules userspace
+	$(TOP)/scripts/check-install.sh $(KVER)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
