@@ -14,7 +14,8 @@
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some, CASES="..." of theirs)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
 #   make install    install mrc.ko, the verbs provider and mrcctl on this host (DESTDIR and
-#                   INSTALL_MOD_PATH stage them elsewhere); make install-check checks that
+#                   INSTALL_MOD_PATH stage them elsewhere; make uninstall removes them);
+#                   make install-check checks both
 #   make check-debug  every VM selftest on a KASAN/lockdep/kmemleak/UBSAN kernel built
 #                     from linux-source-6.1 (built once into build/debug-kernel; long)
 
@@ -47,7 +48,7 @@ VERBS_CONFIG_DIR ?= /etc/libibverbs.d
 CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
 .PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install \
-	install-check clean help \
+	uninstall install-check clean help \
 	debug-kernel debug-modules check-debug sim sim-seeds
 
 all: modules
@@ -173,7 +174,19 @@ install: modules userspace
 	install -D -m 0755 $(MRCCTL) $(DESTDIR)$(SBINDIR)/mrcctl
 	install -D -m 0644 $(TOP)/userspace/mrcctl/mrcctl.8 $(DESTDIR)$(MANDIR)/man8/mrcctl.8
 
-# make install staged into a scratch root and checked (in make check).
+# What install put there, and nothing else (the module's index is rebuilt without it).
+uninstall:
+	@[ -n "$(KVER)" ] || { echo "uninstall: no kernel release in $(KDIR)" >&2; exit 1; }
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/$(MODULE)
+	-rmdir -p --ignore-fail-on-non-empty $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/$(dir $(MODULE))
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+	rm -f $(DESTDIR)$(LIBDIR)/libmrcdv.so.1 $(DESTDIR)$(LIBDIR)/libmrcdv.so \
+		$(DESTDIR)$(VERBS_PROVIDER_DIR)/libmrc-rdmav34.so \
+		$(DESTDIR)$(INCLUDEDIR)/infiniband/mrcdv.h $(DESTDIR)$(VERBS_CONFIG_DIR)/mrc.driver \
+		$(DESTDIR)$(SBINDIR)/mrcctl $(DESTDIR)$(MANDIR)/man8/mrcctl.8
+	[ -n "$(DESTDIR)" ] || ldconfig
+
+# make install staged into a scratch root and checked, then make uninstall (in make check).
 install-check: modules userspace
 	$(TOP)/scripts/check-install.sh $(KVER)
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make install-check: `make install` staged into a scratch root (DESTDIR for the userspace,
 # INSTALL_MOD_PATH for the module) must put every piece where the host would look for it, for
-# the kernel release of the headers it built against.
+# the kernel release of the headers it built against; `make uninstall` must take every one of
+# them away again.
 #   scripts/check-install.sh KVER
 set -eu
 kver=$1
@@ -29,4 +30,11 @@ grep -qx "driver mrc" "$root/etc/libibverbs.d/mrc.driver" || fail "no driver ent
 [ -f "$root/usr/include/infiniband/mrcdv.h" ] || fail "no mrcdv.h"
 "$root/usr/local/sbin/mrcctl" --help >/dev/null || fail "mrcctl --help"
 [ -f "$root/usr/local/share/man/man8/mrcctl.8" ] || fail "no mrcctl.8"
-echo "install-check: ok: ${ko#"$root"}, the provider, mrcdv.h, mrcctl and its man page"
+
+make -s uninstall DESTDIR="$root" INSTALL_MOD_PATH="$root" >/dev/null
+# depmod's index of the (now empty) module tree is all that may stay
+left=$(find "$root" ! -type d ! -path "$root/lib/modules/$kver/modules.*")
+[ -z "$left" ] || fail "make uninstall left: $left"
+grep -q "/mrc.ko:" "$root/lib/modules/$kver/modules.dep" && fail "depmod still indexes mrc.ko"
+echo "install-check: ok: ${ko#"$root"}, the provider, mrcdv.h, mrcctl and its man page;" \
+	"make uninstall removed them"
