@@ -141,6 +141,16 @@ verbs_flush_round_trip() {
 		"poll_cq flushed: ok"
 }
 
+# The extended verbs' create calls: an extended CQ and a QP with the ibv_wr_* ops are made, and
+# what mrc does not carry is refused with EOPNOTSUPP (stress.sh moves data through them).
+verbs_extended_create() {
+	setup
+	probe_ok ex "create_cq_ex: ok" "start_poll empty: ok" "create_qp_ex: ok" \
+		"qp_to_qp_ex: ok" "plain qp has no qp_ex: ok"
+	[ "$(mrc_verbs_probe mrcst0 ex | grep -c '^refused .*: ok ')" -eq 6 ] ||
+		fail "not every unsupported feature was refused with EOPNOTSUPP"
+}
+
 ktap_run \
 	ibv_devices_lists_device \
 	devinfo_opens_device \
@@ -154,4 +164,5 @@ ktap_run \
 	verbs_alloc_pd \
 	verbs_create_and_resize_cq \
 	verbs_srq \
-	verbs_flush_round_trip
+	verbs_flush_round_trip \
+	verbs_extended_create

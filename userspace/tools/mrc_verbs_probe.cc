@@ -14,6 +14,10 @@
 //     qp-profile=ID[,HOLD]
 //            create an RC QP bound to EV profile ID with mrcdv_create_qp (mrcdv.h); with HOLD,
 //            keep it HOLD seconds (a line "holding" says when it exists) before destroying it
+//     ex     the extended verbs' create calls: a CQ from ibv_create_cq_ex (empty: ibv_start_poll
+//            says ENOENT) and an RC QP with every RC opcode's send_ops_flags (ibv_qp_to_qp_ex
+//            finds its ibv_wr_* ops; a plain QP has none) are made; what mrc does not carry is
+//            refused with EOPNOTSUPP, one line "refused ...: ok" each
 //
 //     open mrcst0: ok
 //     alloc_pd: ok
@@ -39,6 +43,7 @@
 #include <infiniband/verbs.h>
 
 #include "tool_verbs.h"
+#include "tool_verbs_ex.h"
 
 namespace {
 
@@ -249,6 +254,68 @@ bool step_qp(ibv_context *ctx, const char *profile) {
     return true;
 }
 
+// @what was refused with EOPNOTSUPP (and made nothing).
+bool refused(const char *what, bool made, int err) {
+    const bool ok = !made && err == EOPNOTSUPP;
+    std::printf("refused %s: %s (%s)\n", what, ok ? "ok" : "NO",
+                made ? "made" : std::strerror(err));
+    return ok;
+}
+
+// An ibv_create_qp_ex of @pd's small RC QP with @send_ops (comp_mask bits @mask besides the PD).
+Qp create_qp_ex(ibv_pd *pd, ibv_cq *cq, std::uint32_t mask, std::uint64_t send_ops) {
+    ibv_qp_init_attr_ex init = small_rc_qp(pd, cq);
+    init.comp_mask |= mask;
+    init.send_ops_flags = send_ops;
+    errno = 0;
+    return Qp(ibv_create_qp_ex(pd->context, &init));
+}
+
+bool step_ex(ibv_context *ctx) {
+    const Pd pd(ibv_alloc_pd(ctx));
+    if (!report("alloc_pd", pd != nullptr, errno))
+        return false;
+    ibv_cq_init_attr_ex cq_attr{};
+    cq_attr.cqe = 16;
+    cq_attr.wc_flags = mrc::tool::kWcExFlags;
+    errno = 0;
+    ibv_cq_ex *cqx = ibv_create_cq_ex(ctx, &cq_attr);
+    const Cq cq(cqx ? ibv_cq_ex_to_cq(cqx) : nullptr);
+    if (!report("create_cq_ex", cq != nullptr, errno))
+        return false;
+    ibv_poll_cq_attr poll{};
+    const int polled = ibv_start_poll(cqx, &poll);
+    if (!report("start_poll empty", polled == ENOENT, polled))
+        return false;
+
+    const Qp qp = create_qp_ex(pd.get(), cq.get(), IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+                               mrc::tool::kRcSendOps);
+    if (!report("create_qp_ex", qp != nullptr, errno))
+        return false;
+    if (!report("qp_to_qp_ex", ibv_qp_to_qp_ex(qp.get()) != nullptr, EINVAL))
+        return false;
+    const Qp plain = create_qp_ex(pd.get(), cq.get(), 0, 0);
+    if (!report("plain qp has no qp_ex", plain && !ibv_qp_to_qp_ex(plain.get()), errno))
+        return false;
+
+    bool ok = true;
+    for (const std::uint64_t op : {IBV_QP_EX_WITH_BIND_MW, IBV_QP_EX_WITH_LOCAL_INV,
+                                   IBV_QP_EX_WITH_SEND_WITH_INV, IBV_QP_EX_WITH_TSO}) {
+        const Qp bad = create_qp_ex(pd.get(), cq.get(), IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+                                    IBV_QP_EX_WITH_SEND | op);
+        const std::string what = "send op " + std::to_string(op);
+        ok = refused(what.c_str(), bad != nullptr, errno) && ok;
+    }
+    const Qp flags = create_qp_ex(pd.get(), cq.get(), IBV_QP_INIT_ATTR_CREATE_FLAGS, 0);
+    ok = refused("create flags", flags != nullptr, errno) && ok;
+    cq_attr.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+    errno = 0;
+    ibv_cq_ex *stamped = ibv_create_cq_ex(ctx, &cq_attr);
+    const Cq stamped_cq(stamped ? ibv_cq_ex_to_cq(stamped) : nullptr);
+    ok = refused("completion timestamps", stamped != nullptr, errno) && ok;
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -256,7 +323,7 @@ int main(int argc, char **argv) {
     if (args.size() < 2) {
         std::fprintf(
                 stderr,
-                "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush|qp|qp-profile=ID[,HOLD]]...\n");
+                "usage: mrc_verbs_probe DEVICE [pd|cq|srq|flush|qp|qp-profile=ID[,HOLD]|ex]...\n");
         return 2;
     }
     int num = 0;
@@ -288,6 +355,8 @@ int main(int argc, char **argv) {
             ok = step_flush(ctx.get());
         } else if (step == "qp") {
             ok = step_qp(ctx.get(), nullptr);
+        } else if (step == "ex") {
+            ok = step_ex(ctx.get());
         } else if (step.starts_with("qp-profile=")) {
             ok = step_qp(ctx.get(), step.data() + std::strlen("qp-profile="));
         } else {
