@@ -295,7 +295,7 @@ bool step_ex(ibv_context *ctx) {
     if (!report("qp_to_qp_ex", ibv_qp_to_qp_ex(qp.get()) != nullptr, EINVAL))
         return false;
     const Qp plain = create_qp_ex(pd.get(), cq.get(), 0, 0);
-    if (!report("plain qp has no qp_ex", plain && !ibv_qp_to_qp_ex(plain.get()), errno))
+    if (!report("plain qp has no qp_ex", plain && ibv_qp_to_qp_ex(plain.get()) == nullptr, errno))
         return false;
 
     bool ok = true;
