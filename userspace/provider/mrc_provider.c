@@ -244,6 +244,24 @@ static int mrc_cq_map_ring(struct ibv_context *ibctx, struct mrc_cq *cq,
     return cq->ring ? 0 : ENOMEM;
 }
 
+/*
+ * After the create command (@err its result): the ring mapped, or the CQ undone (destroyed if
+ * the kernel made it, freed) with errno set and false returned.
+ */
+static bool mrc_cq_created(struct ibv_context *ibctx, struct mrc_cq *cq, int err,
+                           const struct mrc_ring_info *info) {
+    if (!err) {
+        err = mrc_cq_map_ring(ibctx, cq, info);
+        if (err)
+            ibv_cmd_destroy_cq(&cq->vcq.cq);
+    }
+    if (!err)
+        return true;
+    mrc_cq_free(cq);
+    errno = err;
+    return false;
+}
+
 static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
                                     struct ibv_comp_channel *channel, int comp_vector) {
     struct umrc_create_cq_resp resp;
@@ -258,19 +276,7 @@ static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
     memset(&resp, 0, sizeof(resp));
     err = ibv_cmd_create_cq(ibctx, cqe, channel, comp_vector, &cq->vcq.cq, &cmd.ibv_cmd,
                             sizeof(cmd), &resp.ibv_resp, sizeof(resp));
-    if (err) {
-        free(cq);
-        errno = err;
-        return NULL;
-    }
-    err = mrc_cq_map_ring(ibctx, cq, &resp.cq);
-    if (err) {
-        ibv_cmd_destroy_cq(&cq->vcq.cq);
-        mrc_cq_free(cq);
-        errno = err;
-        return NULL;
-    }
-    return &cq->vcq.cq;
+    return mrc_cq_created(ibctx, cq, err, &resp.cq) ? &cq->vcq.cq : NULL;
 }
 
 /*
@@ -376,18 +382,8 @@ static struct ibv_cq_ex *mrc_create_cq_ex(struct ibv_context *ibctx,
     memset(&resp, 0, sizeof(resp));
     err = ibv_cmd_create_cq_ex(ibctx, attr, &cq->vcq, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
                                sizeof(resp), 0);
-    if (err) {
-        free(cq);
-        errno = err;
+    if (!mrc_cq_created(ibctx, cq, err, &resp.cq))
         return NULL;
-    }
-    err = mrc_cq_map_ring(ibctx, cq, &resp.cq);
-    if (err) {
-        ibv_cmd_destroy_cq(&cq->vcq.cq);
-        mrc_cq_free(cq);
-        errno = err;
-        return NULL;
-    }
     mrc_cq_ex_init(cq, attr->wc_flags);
     return &cq->vcq.cq_ex;
 }
