@@ -288,31 +288,25 @@ static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
      IBV_WC_EX_WITH_SRC_QP | IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |                             \
      IBV_WC_EX_WITH_DLID_PATH_BITS)
 
-static void mrc_cqx_current(struct ibv_cq_ex *cqx) {
+/* After start_poll or next_poll (@err its result): the ibv_cq_ex shows the completion taken. */
+static int mrc_cqx_took(struct ibv_cq_ex *cqx, int err) {
     const struct ibv_wc *wc = &to_mcqx(cqx)->cur;
 
-    cqx->wr_id = wc->wr_id;
-    cqx->status = wc->status;
+    if (!err) {
+        cqx->wr_id = wc->wr_id;
+        cqx->status = wc->status;
+    }
+    return err;
 }
 
 static int mrc_cqx_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr) {
-    int err;
-
     if (attr->comp_mask)
         return EINVAL;
-    err = mrc_cq_ring_start_poll(to_mcqx(cqx)->ring, &to_mcqx(cqx)->cur);
-    if (!err)
-        mrc_cqx_current(cqx);
-    return err;
+    return mrc_cqx_took(cqx, mrc_cq_ring_start_poll(to_mcqx(cqx)->ring, &to_mcqx(cqx)->cur));
 }
 
 static int mrc_cqx_next_poll(struct ibv_cq_ex *cqx) {
-    int err;
-
-    err = mrc_cq_ring_next_poll(to_mcqx(cqx)->ring, &to_mcqx(cqx)->cur);
-    if (!err)
-        mrc_cqx_current(cqx);
-    return err;
+    return mrc_cqx_took(cqx, mrc_cq_ring_next_poll(to_mcqx(cqx)->ring, &to_mcqx(cqx)->cur));
 }
 
 static void mrc_cqx_end_poll(struct ibv_cq_ex *cqx) {
