@@ -54,3 +54,9 @@ read_req_packet() { # QPN PSN VA RKEY LEN
 probe_packet() { # ID FLAGS [REPLY]
 	echo "\x10\x30\x09$(printf '\\x%02x' "$2")$(zeros 8)$(be32 "$1")$(zeros 4)$(be32 "${3:-0}")$(zeros 12)"
 }
+
+# A UD datagram (base + DETH = 5 words) to QPN with Q_Key QKEY from source QPN SRC, carrying
+# LEN zero bytes.
+ud_packet() { # QPN QKEY SRC LEN
+	echo "\x10\x08\x05\x00$(be32 "$1")$(be32 0)$(be32 "$2")$(be32 "$3")$(zeros "$4")"
+}

@@ -39,6 +39,7 @@ DECLARE_DRV_CMD(umrc_create_cq_ex, IB_USER_VERBS_EX_CMD_CREATE_CQ, empty, mrc_cr
 DECLARE_DRV_CMD(umrc_resize_cq, IB_USER_VERBS_CMD_RESIZE_CQ, empty, mrc_resize_cq_resp);
 DECLARE_DRV_CMD(umrc_create_qp, IB_USER_VERBS_CMD_CREATE_QP, mrc_create_qp_cmd, mrc_create_qp_resp);
 DECLARE_DRV_CMD(umrc_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ, empty, mrc_create_srq_resp);
+DECLARE_DRV_CMD(umrc_create_ah, IB_USER_VERBS_CMD_CREATE_AH, empty, mrc_create_ah_resp);
 #ifdef __clang__
 #pragma clang diagnostic pop
 #endif
@@ -199,29 +200,36 @@ static int mrc_dereg_mr(struct verbs_mr *vmr) {
     return err;
 }
 
+/* Address handles: UD send WQEs name them by the number the kernel gave. */
 static struct ibv_ah *mrc_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr) {
-    struct ib_uverbs_create_ah_resp resp;
-    struct ibv_ah *ah;
+    struct umrc_create_ah_resp resp;
+    struct mrc_ah *ah;
     int err;
 
     ah = calloc(1, sizeof(*ah));
     if (!ah)
         return NULL;
-    err = ibv_cmd_create_ah(pd, ah, attr, &resp, sizeof(resp));
+    memset(&resp, 0, sizeof(resp));
+    err = ibv_cmd_create_ah(pd, &ah->ibv_ah, attr, &resp.ibv_resp, sizeof(resp));
+    if (!err && !resp.ah_num) {
+        ibv_cmd_destroy_ah(&ah->ibv_ah); /* a kernel that numbers no AH: UD could not use it */
+        err = EPROTO;
+    }
     if (err) {
         free(ah);
         errno = err;
         return NULL;
     }
-    return ah;
+    ah->ah_num = resp.ah_num;
+    return &ah->ibv_ah;
 }
 
-static int mrc_destroy_ah(struct ibv_ah *ah) {
+static int mrc_destroy_ah(struct ibv_ah *ibah) {
     int err;
 
-    err = ibv_cmd_destroy_ah(ah);
+    err = ibv_cmd_destroy_ah(ibah);
     if (!err)
-        free(ah);
+        free(container_of(ibah, struct mrc_ah, ibv_ah));
     return err;
 }
 
@@ -451,7 +459,7 @@ static int mrc_qp_map_rings(struct ibv_context *ibctx, struct mrc_qp *qp,
     err = mrc_map_ring(ibctx, &resp->sq, MRC_MIN_SEND_SLOT, &qp->sq_map);
     if (err)
         return err;
-    qp->sq = mrc_send_ring_new(qp->sq_map.addr, &resp->sq);
+    qp->sq = mrc_send_ring_new(qp->sq_map.addr, &resp->sq, qp->vqp.qp.qp_type == IBV_QPT_UD);
     if (!qp->sq)
         return ENOMEM;
     if (!resp->rq.num_slots)
@@ -472,6 +480,7 @@ static int mrc_qp_map_rings(struct ibv_context *ibctx, struct mrc_qp *qp,
     (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |              \
      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |                               \
      IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+#define MRC_UD_SEND_OPS_SUPPORTED (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 
 #define qpx_sq(qpx) (container_of(qpx, struct mrc_qp, vqp.qp_ex)->sq)
 
@@ -565,6 +574,11 @@ static void mrc_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
     mrc_send_ring_batch_inline(qpx_sq(qpx), num_buf, buf_list);
 }
 
+static void mrc_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah, uint32_t remote_qpn,
+                               uint32_t remote_qkey) {
+    mrc_send_ring_batch_ud_addr(qpx_sq(qpx), ah, remote_qpn, remote_qkey);
+}
+
 static void mrc_wr_start(struct ibv_qp_ex *qpx) {
     mrc_send_ring_batch_start(qpx_sq(qpx));
 }
@@ -606,6 +620,8 @@ static void mrc_qp_ex_init(struct mrc_qp *qp, uint64_t send_ops_flags) {
     qpx->wr_set_sge_list = mrc_wr_set_sge_list;
     qpx->wr_set_inline_data = mrc_wr_set_inline_data;
     qpx->wr_set_inline_data_list = mrc_wr_set_inline_data_list;
+    if (qp->vqp.qp.qp_type == IBV_QPT_UD)
+        qpx->wr_set_ud_addr = mrc_wr_set_ud_addr;
     qpx->wr_start = mrc_wr_start;
     qpx->wr_complete = mrc_wr_complete;
     qpx->wr_abort = mrc_wr_abort;
@@ -620,11 +636,14 @@ static struct ibv_qp *mrc_create_qp_bound(struct ibv_context *ibctx,
     struct mrc_qp *qp;
     int err;
 
-    /* RC only; of the extended features, the ibv_wr_* API for the opcodes an RC QP carries */
-    if (attr->qp_type != IBV_QPT_RC || !(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
+    /* RC and UD; of the extended features, the ibv_wr_* API for the opcodes the QP carries */
+    const uint64_t ops =
+            attr->qp_type == IBV_QPT_UD ? MRC_UD_SEND_OPS_SUPPORTED : MRC_QP_SEND_OPS_SUPPORTED;
+
+    if ((attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) ||
+        !(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
         (attr->comp_mask & ~MRC_QP_INIT_ATTR_SUPPORTED) ||
-        ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-         (attr->send_ops_flags & ~MRC_QP_SEND_OPS_SUPPORTED))) {
+        ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) && (attr->send_ops_flags & ~ops))) {
         errno = EOPNOTSUPP;
         return NULL;
     }
@@ -658,9 +677,16 @@ static struct ibv_qp *mrc_create_qp_bound(struct ibv_context *ibctx,
     return &qp->vqp.qp;
 }
 
+/*
+ * MRC_EV_PROFILE binds the program's RC QPs: a UD QP has no EVs (its datagrams go the way the
+ * AH routes), so it is created as if the variable were not set.
+ */
 static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
                                        struct ibv_qp_init_attr_ex *attr) {
-    return mrc_create_qp_bound(ibctx, attr, &to_mctx(ibctx)->env_profile);
+    static const struct mrc_qp_profile no_profile;
+
+    return mrc_create_qp_bound(
+            ibctx, attr, attr->qp_type == IBV_QPT_UD ? &no_profile : &to_mctx(ibctx)->env_profile);
 }
 
 static struct ibv_qp *mrc_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr) {

@@ -25,6 +25,12 @@ struct mrc_cq_ring;
 struct mrc_send_ring;
 struct mrc_recv_ring;
 
+/* An address handle: a UD send WQE names it by the number mrc.ko gave it (mrc_create_ah_resp). */
+struct mrc_ah {
+    struct ibv_ah ibv_ah; /* first: a struct ibv_ah * from the application points here */
+    uint32_t ah_num;
+};
+
 /*
  * 0 when @info describes a ring the provider can use: a power-of-two number of slots, slots of
  * at least @min_slot_size bytes and a multiple of 16, all within mmap_size. EINVAL otherwise.
@@ -58,8 +64,12 @@ void mrc_cq_ring_end_poll(struct mrc_cq_ring *cq);
 typedef int (*mrc_cq_remap_fn)(void *arg, void **map, struct mrc_ring_info *info);
 int mrc_cq_ring_resize(struct mrc_cq_ring *cq, mrc_cq_remap_fn remap, void *arg);
 
-/* Send queue: the provider produces struct mrc_send_wqe, the kernel consumes them. */
-struct mrc_send_ring *mrc_send_ring_new(void *map, const struct mrc_ring_info *info);
+/*
+ * Send queue: the provider produces struct mrc_send_wqe, the kernel consumes them. A @datagram
+ * ring (a UD QP's) takes SEND and SEND_WITH_IMM only, each with its wr.ud address (a struct
+ * mrc_ah); any other ring ignores wr.ud.
+ */
+struct mrc_send_ring *mrc_send_ring_new(void *map, const struct mrc_ring_info *info, bool datagram);
 void mrc_send_ring_free(struct mrc_send_ring *sq);
 /*
  * ibv_post_send without the doorbell: writes the WRs of @wr into the ring until one fails, then
@@ -86,6 +96,9 @@ void mrc_send_ring_batch_sges(struct mrc_send_ring *sq, size_t num_sge,
                               const struct ibv_sge *sg_list);
 void mrc_send_ring_batch_inline(struct mrc_send_ring *sq, size_t num_buf,
                                 const struct ibv_data_buf *bufs);
+/* ibv_wr_set_ud_addr: the open WR's destination, before its data setter (datagram rings). */
+void mrc_send_ring_batch_ud_addr(struct mrc_send_ring *sq, struct ibv_ah *ah, uint32_t remote_qpn,
+                                 uint32_t remote_qkey);
 int mrc_send_ring_batch_complete(struct mrc_send_ring *sq, unsigned int *posted);
 void mrc_send_ring_batch_abort(struct mrc_send_ring *sq);
 

@@ -106,10 +106,11 @@ private:
 };
 
 // What the send and receive queues share: we produce, the kernel consumes.
-template <typename Wr, int (*Format)(std::span<std::byte>, const Wr &) noexcept> class WorkQueue {
+// How a work request becomes a slot: Format(slot, wr) returns 0 or an errno.
+template <typename Wr, typename Format> class WorkQueue {
 public:
-    WorkQueue(void *map, const mrc_ring_info &info) noexcept
-        : ring_(map, info), producer_(ring_.load_producer()) {}
+    WorkQueue(void *map, const mrc_ring_info &info, Format format = {}) noexcept
+        : ring_(map, info), producer_(ring_.load_producer()), format_(format) {}
 
     int post(Wr *wr, Wr **bad_wr, unsigned int *posted) noexcept {
         const std::lock_guard guard(lock_);
@@ -125,7 +126,7 @@ public:
                     break;
                 }
             }
-            err = Format(ring_.slot(producer), *wr);
+            err = format_(ring_.slot(producer), *wr);
             if (err)
                 break;
         }
@@ -152,9 +153,23 @@ protected:
     std::mutex lock_;
     RingView ring_;
     std::uint32_t producer_;
+    Format format_;
 };
 
-using RecvQueue = WorkQueue<ibv_recv_wr, format_recv_wqe>;
+struct RecvFormat {
+    int operator()(std::span<std::byte> slot, const ibv_recv_wr &wr) const noexcept {
+        return format_recv_wqe(slot, wr);
+    }
+};
+using RecvQueue = WorkQueue<ibv_recv_wr, RecvFormat>;
+
+// A send queue formats for its QP's kind (connected or datagram).
+struct SendFormat {
+    SendKind kind = SendKind::connected;
+    int operator()(std::span<std::byte> slot, const ibv_send_wr &wr) const noexcept {
+        return format_send_wqe(slot, wr, kind);
+    }
+};
 
 // The send queue also takes the extended post API's batches (ibv_wr_start .. ibv_wr_complete):
 // the queue stays locked from start to complete or abort, as the API's contract for the
@@ -163,7 +178,7 @@ using RecvQueue = WorkQueue<ibv_recv_wr, format_recv_wqe>;
 // setter never came goes in with no data when the next WR or complete arrives. A WR the ring
 // cannot take (full, an opcode, flag or size it cannot carry, a setter with no WR) spoils the
 // batch: complete publishes none of it and returns that WR's errno.
-class SendQueue : public WorkQueue<ibv_send_wr, format_send_wqe> {
+class SendQueue : public WorkQueue<ibv_send_wr, SendFormat> {
 public:
     using WorkQueue::WorkQueue;
 
@@ -200,7 +215,7 @@ public:
         wr.sg_list = const_cast<ibv_sge *>(sges); // NOLINT: ibv_send_wr's field is not const
         wr.num_sge = static_cast<int>(n);
         wr.send_flags &= ~static_cast<unsigned int>(IBV_SEND_INLINE); // SGEs: the kernel reads
-        stage(format_send_wqe(ring_.slot(staged_), wr));
+        stage(format_(ring_.slot(staged_), wr));
     }
 
     void batch_inline(const ibv_data_buf *bufs, std::size_t n) noexcept {
@@ -210,7 +225,20 @@ public:
             err_ = EINVAL;
             return;
         }
-        stage(format_send_wqe_inline(ring_.slot(staged_), open_wr_, {bufs, n}));
+        stage(format_send_wqe_inline(ring_.slot(staged_), open_wr_, {bufs, n}, format_.kind));
+    }
+
+    // The open WR's destination (ibv_wr_set_ud_addr comes between the WR and its data).
+    void batch_ud_addr(ibv_ah *ah, std::uint32_t remote_qpn, std::uint32_t remote_qkey) noexcept {
+        if (err_)
+            return;
+        if (!open_) {
+            err_ = EINVAL;
+            return;
+        }
+        open_wr_.wr.ud.ah = ah;
+        open_wr_.wr.ud.remote_qpn = remote_qpn;
+        open_wr_.wr.ud.remote_qkey = remote_qkey;
     }
 
     int batch_complete(unsigned int *posted) noexcept {
@@ -245,7 +273,7 @@ private:
     void close_open() {
         if (open_) {
             open_ = false;
-            stage(format_send_wqe(ring_.slot(staged_), open_wr_));
+            stage(format_(ring_.slot(staged_), open_wr_));
         }
     }
 
@@ -314,8 +342,10 @@ int mrc_cq_ring_resize(struct mrc_cq_ring *cq, mrc_cq_remap_fn remap, void *arg)
     return cq->resize(remap, arg);
 }
 
-struct mrc_send_ring *mrc_send_ring_new(void *map, const struct mrc_ring_info *info) {
-    return new (std::nothrow) mrc_send_ring(map, *info);
+struct mrc_send_ring *mrc_send_ring_new(void *map, const struct mrc_ring_info *info,
+                                        bool datagram) {
+    const mrc::SendFormat format = {datagram ? mrc::SendKind::datagram : mrc::SendKind::connected};
+    return new (std::nothrow) mrc_send_ring(map, *info, format);
 }
 
 void mrc_send_ring_free(struct mrc_send_ring *sq) {
@@ -343,6 +373,11 @@ void mrc_send_ring_batch_sges(struct mrc_send_ring *sq, size_t num_sge,
 void mrc_send_ring_batch_inline(struct mrc_send_ring *sq, size_t num_buf,
                                 const struct ibv_data_buf *bufs) {
     sq->batch_inline(bufs, num_buf);
+}
+
+void mrc_send_ring_batch_ud_addr(struct mrc_send_ring *sq, struct ibv_ah *ah, uint32_t remote_qpn,
+                                 uint32_t remote_qkey) {
+    sq->batch_ud_addr(ah, remote_qpn, remote_qkey);
 }
 
 int mrc_send_ring_batch_complete(struct mrc_send_ring *sq, unsigned int *posted) {

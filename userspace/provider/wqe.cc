@@ -123,9 +123,21 @@ std::uint32_t recv_max_sge(std::uint32_t slot_size) noexcept {
 
 namespace {
 
+// A datagram's destination: the AH's number, the remote QP and its Q_Key.
+int put_ud_address(const ibv_send_wr &wr, mrc_send_wqe &wqe) {
+    if (kind_of(wr.opcode) != Kind::send || !wr.wr.ud.ah)
+        return EINVAL;
+    // the application's ibv_ah is the first member of the mrc_ah this provider allocated
+    const auto *ah = reinterpret_cast<const mrc_ah *>(wr.wr.ud.ah); // NOLINT
+    wqe.wr.ud.ah_num = ah->ah_num;
+    wqe.wr.ud.remote_qpn = wr.wr.ud.remote_qpn;
+    wqe.wr.ud.remote_qkey = wr.wr.ud.remote_qkey;
+    return 0;
+}
+
 // The entry's header from @wr, before its data: EINVAL for an opcode or flag an mrc QP does not
 // carry, or inline data for an opcode that sends none.
-int format_send_header(const ibv_send_wr &wr, mrc_send_wqe &wqe) {
+int format_send_header(const ibv_send_wr &wr, SendKind qp_kind, mrc_send_wqe &wqe) {
     if (wr.send_flags & ~kSendFlags)
         return EINVAL;
     const bool is_inline = (wr.send_flags & IBV_SEND_INLINE) != 0;
@@ -136,6 +148,8 @@ int format_send_header(const ibv_send_wr &wr, mrc_send_wqe &wqe) {
     wqe.send_flags = wr.send_flags;
     if (has_imm(wr.opcode))
         wqe.ex = wr.imm_data;
+    if (qp_kind == SendKind::datagram)
+        return put_ud_address(wr, wqe);
 
     switch (kind_of(wr.opcode)) {
     case Kind::send:
@@ -163,12 +177,12 @@ int format_send_header(const ibv_send_wr &wr, mrc_send_wqe &wqe) {
 
 } // namespace
 
-int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept {
+int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr, SendKind kind) noexcept {
     if (slot.size() < MRC_SEND_WQE_HDR_SIZE || wr.num_sge < 0 || (wr.num_sge && !wr.sg_list))
         return EINVAL;
     const std::span<const ibv_sge> sges(wr.sg_list, static_cast<std::size_t>(wr.num_sge));
     mrc_send_wqe wqe;
-    if (const int err = format_send_header(wr, wqe))
+    if (const int err = format_send_header(wr, kind, wqe))
         return err;
     // one 8-byte local buffer receives an atomic's original value
     if (kind_of(wr.opcode) == Kind::atomic &&
@@ -190,13 +204,13 @@ int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept {
 }
 
 int format_send_wqe_inline(std::span<std::byte> slot, const ibv_send_wr &wr,
-                           std::span<const ibv_data_buf> bufs) noexcept {
+                           std::span<const ibv_data_buf> bufs, SendKind kind) noexcept {
     if (slot.size() < MRC_SEND_WQE_HDR_SIZE)
         return EINVAL;
     ibv_send_wr inl = wr;
     inl.send_flags |= IBV_SEND_INLINE;
     mrc_send_wqe wqe;
-    if (const int err = format_send_header(inl, wqe))
+    if (const int err = format_send_header(inl, kind, wqe))
         return err;
     if (const int err = put_inline(slot.subspan(MRC_SEND_WQE_HDR_SIZE), bufs, wqe))
         return err;

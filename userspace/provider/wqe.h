@@ -11,6 +11,8 @@
 #include <infiniband/verbs.h>
 #include <rdma/mrc-abi.h>
 
+#include "mrc_queues.h"
+
 namespace mrc {
 
 // What a slot of @slot_size bytes can carry after the entry's header.
@@ -22,15 +24,22 @@ namespace mrc {
 constexpr unsigned int kSendFlags =
         IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE;
 
+// Which QP a send WQE is for: a connected one reads wr.rdma / wr.atomic, a datagram one (UD)
+// carries SENDs only and reads wr.ud, whose ah must be a struct mrc_ah.
+enum class SendKind : std::uint8_t { connected, datagram };
+
 // Write @wr into @slot: struct mrc_send_wqe, then its SGEs or (IBV_SEND_INLINE) the bytes they
-// point at. 0, or EINVAL for an opcode, flag or size the slot cannot carry; the slot may then
-// hold garbage, which is harmless until the producer index covers it.
-[[nodiscard]] int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr) noexcept;
+// point at. 0, or EINVAL for an opcode, flag or size the slot cannot carry (or a datagram WR
+// without an AH); the slot may then hold garbage, which is harmless until the producer index
+// covers it.
+[[nodiscard]] int format_send_wqe(std::span<std::byte> slot, const ibv_send_wr &wr,
+                                  SendKind kind = SendKind::connected) noexcept;
 
 // The same for the extended post API's inline data (ibv_wr_set_inline_data*): @wr's SGEs are
 // ignored, the bytes of @bufs are copied in and IBV_SEND_INLINE set.
 [[nodiscard]] int format_send_wqe_inline(std::span<std::byte> slot, const ibv_send_wr &wr,
-                                         std::span<const ibv_data_buf> bufs) noexcept;
+                                         std::span<const ibv_data_buf> bufs,
+                                         SendKind kind = SendKind::connected) noexcept;
 
 // Write @wr into @slot: struct mrc_recv_wqe and its SGEs. 0 or EINVAL.
 [[nodiscard]] int format_recv_wqe(std::span<std::byte> slot, const ibv_recv_wr &wr) noexcept;

@@ -112,6 +112,12 @@ struct mrc_send_wqe {
 			__u32 rkey;
 			__u32 reserved;
 		} atomic;
+		struct {
+			__u32 ah_num;	/* from mrc_create_ah_resp */
+			__u32 remote_qpn;
+			__u32 remote_qkey;	/* MSB set: the QP's own Q_Key */
+			__u32 reserved;
+		} ud;
 	} wr;
 	/* struct mrc_sge sge[num_sge] or __u8 inline_data[inline_len] */
 };
@@ -163,6 +169,16 @@ struct mrc_create_qp_cmd {
 struct mrc_create_qp_resp {
 	struct mrc_ring_info sq;
 	struct mrc_ring_info rq;	/* num_slots 0 when the QP uses an SRQ */
+};
+
+/*
+ * ibv_create_ah: the number a UD send WQE names the AH by. The kernel looks
+ * it up in the PD of the sending QP; a number of another PD or of an AH
+ * destroyed meanwhile fails the WQE (IBV_WC_LOC_QP_OP_ERR).
+ */
+struct mrc_create_ah_resp {
+	__u32 ah_num;
+	__u32 reserved;
 };
 
 /* ibv_create_srq */

@@ -62,7 +62,7 @@ int complete(mrc_send_ring *sq, unsigned int *posted) {
 class Batch : public ::testing::Test {
 protected:
     FakeRing ring{8, kSlot};
-    Sq sq{mrc_send_ring_new(ring.map(), &ring.info())};
+    Sq sq{mrc_send_ring_new(ring.map(), &ring.info(), false)};
 };
 
 TEST_F(Batch, publishes_nothing_before_complete_and_every_wr_at_it) {
@@ -413,6 +413,65 @@ TEST_F(Poll, error_completions_convert_as_poll_cq_does) {
     ASSERT_EQ(0, mrc_cq_ring_next_poll(cq.get(), &wc));
     EXPECT_EQ(IBV_WC_GENERAL_ERR, wc.status) << "an opcode no consumer knows";
     mrc_cq_ring_end_poll(cq.get());
+}
+
+// A UD QP's batch: ibv_wr_set_ud_addr comes between the WR and its data.
+TEST(DatagramBatch, carries_each_wrs_address) {
+    FakeRing ring{8, kSlot};
+    Sq sq{mrc_send_ring_new(ring.map(), &ring.info(), true)};
+    mrc_ah one{};
+    one.ah_num = 1;
+    mrc_ah two{};
+    two.ah_num = 2;
+    mrc_send_ring_batch_start(sq.get());
+    const ibv_send_wr send = wr_of(IBV_WR_SEND, 10);
+    mrc_send_ring_batch_wr(sq.get(), &send);
+    mrc_send_ring_batch_ud_addr(sq.get(), &one.ibv_ah, 100, 0x1111);
+    sge(sq.get(), 0x1000, 64, 7);
+    ibv_send_wr send_imm = wr_of(IBV_WR_SEND_WITH_IMM, 11);
+    send_imm.imm_data = htobe32(5);
+    mrc_send_ring_batch_wr(sq.get(), &send_imm);
+    mrc_send_ring_batch_ud_addr(sq.get(), &two.ibv_ah, 200, 0x2222);
+    const ibv_data_buf buf = {.addr = const_cast<char *>("hi"), .length = 2};
+    mrc_send_ring_batch_inline(sq.get(), 1, &buf);
+    unsigned int posted = 0;
+    ASSERT_EQ(0, complete(sq.get(), &posted));
+    ASSERT_EQ(2U, posted);
+    const std::vector<SendEntry> got = consume_send(ring);
+    ASSERT_EQ(2U, got.size());
+    EXPECT_EQ(1U, got[0].wqe.wr.ud.ah_num);
+    EXPECT_EQ(100U, got[0].wqe.wr.ud.remote_qpn);
+    EXPECT_EQ(0x1111U, got[0].wqe.wr.ud.remote_qkey);
+    EXPECT_EQ(2U, got[1].wqe.wr.ud.ah_num);
+    EXPECT_EQ(200U, got[1].wqe.wr.ud.remote_qpn);
+    EXPECT_EQ(0x2222U, got[1].wqe.wr.ud.remote_qkey);
+    EXPECT_EQ(2U, got[1].wqe.inline_len);
+}
+
+TEST(DatagramBatch, a_wr_without_address_or_an_rdma_opcode_spoils_the_batch) {
+    FakeRing ring{8, kSlot};
+    Sq sq{mrc_send_ring_new(ring.map(), &ring.info(), true)};
+    mrc_ah ah{};
+    unsigned int posted = 0;
+
+    mrc_send_ring_batch_start(sq.get());
+    const ibv_send_wr send = wr_of(IBV_WR_SEND, 1);
+    mrc_send_ring_batch_wr(sq.get(), &send);
+    sge(sq.get(), 0x1000, 8, 7);
+    EXPECT_EQ(EINVAL, complete(sq.get(), &posted)) << "no ibv_wr_set_ud_addr";
+    EXPECT_EQ(0U, ring.producer());
+
+    mrc_send_ring_batch_start(sq.get());
+    const ibv_send_wr write = rdma_of(IBV_WR_RDMA_WRITE, 2, 3, 0x9000);
+    mrc_send_ring_batch_wr(sq.get(), &write);
+    mrc_send_ring_batch_ud_addr(sq.get(), &ah.ibv_ah, 5, 6);
+    sge(sq.get(), 0x1000, 8, 7);
+    EXPECT_EQ(EINVAL, complete(sq.get(), &posted));
+
+    mrc_send_ring_batch_start(sq.get());
+    mrc_send_ring_batch_ud_addr(sq.get(), &ah.ibv_ah, 5, 6);
+    EXPECT_EQ(EINVAL, complete(sq.get(), &posted)) << "an address with no WR";
+    EXPECT_EQ(0U, ring.producer());
 }
 
 } // namespace

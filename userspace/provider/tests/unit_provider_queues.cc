@@ -38,7 +38,7 @@ Cq make_cq(const FakeRing &ring) {
     return Cq(mrc_cq_ring_new(ring.map(), &ring.info()));
 }
 Sq make_sq(const FakeRing &ring) {
-    return Sq(mrc_send_ring_new(ring.map(), &ring.info()));
+    return Sq(mrc_send_ring_new(ring.map(), &ring.info(), false));
 }
 Rq make_rq(const FakeRing &ring) {
     return Rq(mrc_recv_ring_new(ring.map(), &ring.info()));

@@ -4,6 +4,7 @@
 #include "wqe.h"
 
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include <arpa/inet.h>
@@ -302,6 +303,69 @@ TEST(format_send_wqe, unknown_send_flag_is_einval) {
 TEST(format_send_wqe, slot_smaller_than_header_is_einval) {
     Slot slot(32);
     EXPECT_EQ(EINVAL, mrc::format_send_wqe(slot.span(), send_wr(IBV_WR_SEND, {})));
+}
+
+// A UD QP's send: the AH's number (the provider's mrc_ah), the remote QP and its Q_Key.
+TEST(format_send_wqe, datagram_send_carries_its_address) {
+    mrc_ah ah{};
+    ah.ah_num = 0x1234;
+    std::array<ibv_sge, 1> sges = {{{.addr = 0x1000, .length = 100, .lkey = 7}}};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND_WITH_IMM, sges, IBV_SEND_SIGNALED);
+    wr.imm_data = htonl(0x01020304);
+    wr.wr.ud.ah = &ah.ibv_ah;
+    wr.wr.ud.remote_qpn = 0xabcdef;
+    wr.wr.ud.remote_qkey = 0x11111111;
+    Slot slot;
+    ASSERT_EQ(0, mrc::format_send_wqe(slot.span(), wr, mrc::SendKind::datagram));
+
+    const auto e = parse_send(slot.bytes.data());
+    EXPECT_EQ(static_cast<std::uint32_t>(IBV_WR_SEND_WITH_IMM), e.wqe.opcode);
+    EXPECT_EQ(htonl(0x01020304), e.wqe.ex);
+    EXPECT_EQ(0x1234U, e.wqe.wr.ud.ah_num);
+    EXPECT_EQ(0xabcdefU, e.wqe.wr.ud.remote_qpn);
+    EXPECT_EQ(0x11111111U, e.wqe.wr.ud.remote_qkey);
+    EXPECT_EQ(0U, e.wqe.wr.ud.reserved);
+    ASSERT_EQ(1U, e.sges.size());
+    EXPECT_EQ(100U, e.sges[0].length);
+}
+
+TEST(format_send_wqe, datagram_inline_send_carries_its_address_and_bytes) {
+    mrc_ah ah{};
+    ah.ah_num = 9;
+    const std::array<ibv_data_buf, 1> bufs = {
+            {{.addr = const_cast<char *>("datagram"), .length = 8}}};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, {});
+    wr.wr.ud.ah = &ah.ibv_ah;
+    wr.wr.ud.remote_qpn = 17;
+    Slot slot;
+    ASSERT_EQ(0, mrc::format_send_wqe_inline(slot.span(), wr, bufs, mrc::SendKind::datagram));
+    const auto e = parse_send(slot.bytes.data());
+    EXPECT_EQ(9U, e.wqe.wr.ud.ah_num);
+    EXPECT_EQ(17U, e.wqe.wr.ud.remote_qpn);
+    EXPECT_EQ(8U, e.wqe.inline_len);
+    EXPECT_EQ(0, std::memcmp(slot.bytes.data() + MRC_SEND_WQE_HDR_SIZE, "datagram", 8));
+}
+
+// A UD QP carries SENDs only, each with an AH; an RC QP never reads wr.ud (it may be junk).
+TEST(format_send_wqe, datagram_refuses_other_opcodes_and_a_missing_ah) {
+    mrc_ah ah{};
+    std::array<ibv_sge, 1> sges = {{{.addr = 0x1000, .length = 8, .lkey = 7}}};
+    for (const ibv_wr_opcode op : {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ,
+                                   IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD}) {
+        ibv_send_wr wr = send_wr(op, sges);
+        wr.wr.ud.ah = &ah.ibv_ah;
+        Slot slot;
+        EXPECT_EQ(EINVAL, mrc::format_send_wqe(slot.span(), wr, mrc::SendKind::datagram)) << op;
+    }
+    Slot slot;
+    EXPECT_EQ(EINVAL, mrc::format_send_wqe(slot.span(), send_wr(IBV_WR_SEND, sges),
+                                           mrc::SendKind::datagram));
+
+    ibv_send_wr rc = send_wr(IBV_WR_SEND, sges);
+    ah.ah_num = 77;
+    rc.wr.ud.ah = &ah.ibv_ah; // what an RC SEND leaves in the union is never read
+    ASSERT_EQ(0, mrc::format_send_wqe(slot.span(), rc));
+    EXPECT_EQ(0U, parse_send(slot.bytes.data()).wqe.wr.ud.ah_num);
 }
 
 TEST(format_recv_wqe, header_and_sges) {

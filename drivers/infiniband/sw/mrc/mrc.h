@@ -38,6 +38,8 @@ struct mrc_dev {
 	struct xarray mr_xa;		/* key index -> struct mrc_mr (RCU) */
 	u32 mr_next;
 	atomic_t mr_gen;		/* low byte of the next key */
+	struct xarray ah_xa;		/* ah_num -> struct mrc_ah (lock: BH) */
+	u32 ah_next;
 
 	struct list_head paths;		/* struct mrc_path, under paths_lock */
 	spinlock_t paths_lock;

@@ -5,9 +5,11 @@
 #include <net/ipv6.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
+#include <rdma/mrc-abi.h>
 
 #include "mrc.h"
 #include "mrc_av.h"
+#include "mrc_param.h"
 
 static int mrc_gid_to_addr(const union ib_gid *gid, sa_family_t family,
 			   void *addr)
@@ -68,17 +70,57 @@ void mrc_av_to_ah_attr(const struct mrc_av *av, const union ib_gid *dgid,
 	rdma_ah_retrieve_grh(attr)->dgid = *dgid;
 }
 
+/*
+ * Kernel consumers may create and destroy AHs in atomic context (without
+ * RDMA_CREATE_AH_SLEEPABLE); the number's lock is BH-safe for the send
+ * path, which looks AHs up in softirq-disabled sections.
+ */
 int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 		  struct ib_udata *udata)
 {
+	struct mrc_dev *mdev = to_mdev(ibah->device);
 	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
+	gfp_t gfp = init_attr->flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL : GFP_ATOMIC;
+	struct mrc_create_ah_resp resp = {};
 	int err;
 
 	err = mrc_av_from_ah_attr(&ah->av, init_attr->ah_attr);
 	if (err)
 		return err;
 	ah->dgid = rdma_ah_read_grh(init_attr->ah_attr)->dgid;
+	if (udata && udata->outlen && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	err = xa_alloc_cyclic_bh(&mdev->ah_xa, &ah->ah_num, ah,
+				 XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next, gfp);
+	if (err < 0)
+		return err == -EBUSY ? -ENOMEM : err;
+	if (udata && udata->outlen) {
+		resp.ah_num = ah->ah_num;
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err) {
+			xa_erase_bh(&mdev->ah_xa, ah->ah_num);
+			return err;
+		}
+	}
 	return 0;
+}
+
+int mrc_ah_lookup(struct mrc_dev *mdev, const struct ib_pd *pd, u32 ah_num,
+		  struct mrc_av *av)
+{
+	struct mrc_ah *ah;
+	int err = 0;
+
+	xa_lock_bh(&mdev->ah_xa);
+	ah = xa_load(&mdev->ah_xa, ah_num);
+	if (!ah)
+		err = -ENOENT;
+	else if (ah->ibah.pd != pd)
+		err = -EACCES;
+	else
+		*av = ah->av;
+	xa_unlock_bh(&mdev->ah_xa);
+	return err;
 }
 
 int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
@@ -91,5 +133,8 @@ int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
+	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
+
+	xa_erase_bh(&to_mdev(ibah->device)->ah_xa, ah->ah_num);
 	return 0;
 }

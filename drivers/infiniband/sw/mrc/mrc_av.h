@@ -30,7 +30,18 @@ struct mrc_ah {
 	struct ib_ah ibah;
 	struct mrc_av av;
 	union ib_gid dgid;
+	u32 ah_num;			/* in mrc_dev.ah_xa: how UD WQEs name it */
 };
+
+struct mrc_dev;
+
+/*
+ * The AV of AH @ah_num if it belongs to @pd, copied out under the
+ * xarray's lock (destroy_ah erases under it, and ib_core frees the AH
+ * right after). -ENOENT for no such AH, -EACCES for another PD's.
+ */
+int mrc_ah_lookup(struct mrc_dev *mdev, const struct ib_pd *pd, u32 ah_num,
+		  struct mrc_av *av);
 
 int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 		  struct ib_udata *udata);

@@ -218,10 +218,12 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	/* ib_core destroyed every object before calling us */
 	WARN_ON(!xa_empty(&mdev->qp_xa));
 	WARN_ON(!xa_empty(&mdev->mr_xa));
+	WARN_ON(!xa_empty(&mdev->ah_xa));
 	mrc_paths_check_empty(mdev);
 	mrc_profiles_free(mdev);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);
+	xa_destroy(&mdev->ah_xa);
 	mrc_planes_release(mdev);
 	netdev_put(mdev->ndev, &mdev->ndev_tracker);
 }
@@ -304,6 +306,7 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	spin_lock_init(&mdev->probe_budget_lock);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	mrc_paths_init(mdev);
 	err = mrc_profiles_init(mdev);
 	mdev->ndev = ndev;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * mrc_qp.c - RC queue pairs: creation, the modify_qp state machine, query,
- * destruction, and flushing work requests when a QP enters the error state.
+ * mrc_qp.c - queue pairs (RC, and UD whose data path is mrc_ud.c):
+ * creation, the modify_qp state machine, query, destruction, and flushing
+ * work requests when a QP enters the error state.
  */
 #include <linux/log2.h>
 
@@ -117,8 +118,8 @@ static int mrc_qp_check_init(struct mrc_dev *mdev, struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
 
-	if (init->qp_type != IB_QPT_RC) {
-		ibdev_dbg(&mdev->ib_dev, "only RC QPs are supported\n");
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD) {
+		ibdev_dbg(&mdev->ib_dev, "only RC and UD QPs are supported\n");
 		return -EOPNOTSUPP;
 	}
 	if (init->create_flags)
@@ -170,6 +171,32 @@ static void mrc_qp_put_profile(struct mrc_qp *qp)
 	qp->bound_profile = MRC_PROFILE_DEFAULT;
 }
 
+/* The data path's state: requester and responder (RC), or mrc_ud.c's. */
+static int mrc_qp_init_halves(struct mrc_qp *qp)
+{
+	int err;
+
+	if (mrc_qp_is_ud(qp))
+		return mrc_ud_init(qp);
+	err = mrc_req_init(qp);
+	if (err)
+		return err;
+	err = mrc_resp_init(qp);
+	if (err)
+		mrc_req_free(qp);
+	return err;
+}
+
+static void mrc_qp_free_halves(struct mrc_qp *qp)
+{
+	if (mrc_qp_is_ud(qp)) {
+		mrc_ud_free(qp);
+		return;
+	}
+	mrc_resp_free(qp);
+	mrc_req_free(qp);
+}
+
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -187,6 +214,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		return err;
 	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	/* a datagram goes the way its AH routes: there are no EVs to choose */
+	if (init->qp_type == IB_QPT_UD && qp->bound_profile != MRC_PROFILE_DEFAULT)
 		return -EINVAL;
 	if (qp->bound_profile != MRC_PROFILE_DEFAULT) {
 		/* ENOENT: no such profile; EINVAL: not online */
@@ -231,18 +261,15 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
 	if (err)
 		goto err_rq;
-	err = mrc_req_init(qp);
+	err = mrc_qp_init_halves(qp);
 	if (err)
 		goto err_dst;
-	err = mrc_resp_init(qp);
-	if (err)
-		goto err_req;
 
 	err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
 			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
 			      &mdev->qp_next, GFP_KERNEL);
 	if (err < 0)
-		goto err_resp;
+		goto err_halves;
 	ibqp->qp_num = qpn;
 
 	cap->max_send_wr = qp->sq.num_slots;
@@ -266,10 +293,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 err_xa:
 	xa_erase(&mdev->qp_xa, qpn);
 	synchronize_rcu();	/* as in mrc_destroy_qp */
-err_resp:
-	mrc_resp_free(qp);
-err_req:
-	mrc_req_free(qp);
+err_halves:
+	mrc_qp_free_halves(qp);
 err_dst:
 	dst_cache_destroy(&qp->dst_cache);
 err_rq:
@@ -295,9 +320,9 @@ static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state old,
 		  mrc_qp_state_name(old), mrc_qp_state_name(new));
 
 	/* (re)start the halves before the data path can see the new state */
-	if (new == IB_QPS_RTR && old != IB_QPS_RTR)
+	if (new == IB_QPS_RTR && old != IB_QPS_RTR && !mrc_qp_is_ud(qp))
 		mrc_resp_start(qp);
-	if (new == IB_QPS_RTS && old == IB_QPS_RTR)
+	if (new == IB_QPS_RTS && old == IB_QPS_RTR && !mrc_qp_is_ud(qp))
 		mrc_req_start(qp);
 
 	spin_lock_irq(&qp->state_lock);
@@ -308,10 +333,18 @@ static void mrc_qp_set_state(struct mrc_qp *qp, enum ib_qp_state old,
 
 	switch (new) {
 	case IB_QPS_RESET:
+		if (mrc_qp_is_ud(qp)) {
+			mrc_ud_discard(qp);
+			break;
+		}
 		mrc_req_discard(qp);
 		mrc_resp_discard(qp);
 		break;
 	case IB_QPS_ERR:
+		if (mrc_qp_is_ud(qp)) {
+			mrc_ud_flush(qp);
+			break;
+		}
 		mrc_req_flush(qp);
 		mrc_resp_flush(qp);
 		break;
@@ -332,6 +365,10 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 			     int mask, struct mrc_av *av)
 {
 	int err;
+
+	/* a Q_Key with its top bit set is IB's controlled kind (GSI's): not for processes */
+	if ((mask & IB_QP_QKEY) && (attr->qkey & 0x80000000U) && qp->ibqp.uobject)
+		return -EPERM;
 
 	if (mask & (IB_QP_ALT_PATH | IB_QP_CAP))
 		return -EOPNOTSUPP;
@@ -418,6 +455,10 @@ static void mrc_qp_save_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 		a->path_mig_state = attr->path_mig_state;
 	if (mask & IB_QP_DEST_QPN)
 		a->dest_qp_num = attr->dest_qp_num;
+	if (mask & IB_QP_QKEY) {
+		a->qkey = attr->qkey;
+		WRITE_ONCE(qp->ud.qkey, attr->qkey);	/* the receive path reads it locklessly */
+	}
 	if (mask & (IB_QP_PATH_MTU | IB_QP_STATE))
 		qp->mtu = min(ib_mtu_enum_to_int(a->path_mtu ? a->path_mtu : IB_MTU_1024),
 			      ib_mtu_enum_to_int(mrc_mtu_from_netdev(
@@ -464,7 +505,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	 */
 	cur = mrc_qp_state(qp);
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
+	if (!ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
 		ibdev_dbg(ibqp->device, "qp %u: bad transition %s -> %s (mask %#x)\n",
 			  ibqp->qp_num, mrc_qp_state_name(cur),
 			  mrc_qp_state_name(new), mask);
@@ -511,11 +552,12 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		attr->cap.max_recv_wr = qp->rq.num_slots;
 		attr->cap.max_recv_sge = qp->max_recv_sge;
 	}
-	mrc_av_to_ah_attr(&qp->av, &qp->dgid, &attr->ah_attr);
+	if (!mrc_qp_is_ud(qp))
+		mrc_av_to_ah_attr(&qp->av, &qp->dgid, &attr->ah_attr);
 	mutex_unlock(&qp->modify_lock);
 
 	memset(init, 0, sizeof(*init));
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = ibqp->qp_type;
 	init->send_cq = &qp->scq->ibcq;
 	init->recv_cq = &qp->rcq->ibcq;
 	init->srq = qp->srq ? &qp->srq->ibsrq : NULL;
@@ -542,10 +584,13 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 * return, and mrc_qp_get() reads the refcount under RCU only.
 	 */
 	synchronize_rcu();
-	mrc_req_stop(qp);
-	mrc_resp_stop(qp);
-	mrc_req_free(qp);
-	mrc_resp_free(qp);
+	if (mrc_qp_is_ud(qp)) {
+		mrc_ud_stop(qp);
+	} else {
+		mrc_req_stop(qp);
+		mrc_resp_stop(qp);
+	}
+	mrc_qp_free_halves(qp);
 	mrc_path_put(qp->path);
 	qp->path = NULL;
 	mrc_qp_put_profile(qp);
@@ -578,7 +623,10 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	case IB_QPS_RTR:
 		return -EINVAL;
 	default:
-		mrc_req_doorbell(qp);
+		if (mrc_qp_is_ud(qp))
+			mrc_ud_doorbell(qp);
+		else
+			mrc_req_doorbell(qp);
 		return 0;
 	}
 }
@@ -603,6 +651,8 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_unlock_bh(&qp->resp.lock);
 	if (err)
 		*bad_wr = wr;
+	else if (mrc_qp_state(qp) == IB_QPS_ERR && mrc_qp_is_ud(qp))
+		mrc_ud_flush_recv(qp);
 	else if (mrc_qp_state(qp) == IB_QPS_ERR)
 		mrc_resp_flush(qp);
 	return err;

@@ -174,6 +174,16 @@ struct mrc_resp {
 	struct work_struct work;	/* sends READ responses */
 };
 
+/* A UD QP's state (mrc_ud.c): sends under req.lock, receives under resp.lock. */
+struct mrc_ud {
+	u32 qkey;			/* datagrams must carry it (IB_QP_QKEY) */
+	u32 psn;			/* the next datagram's; nobody checks it */
+	u32 sq_done;			/* SQ index: next to send (= ring cons) */
+	u32 rq_done;			/* RQ index: next to take (= ring cons) */
+	struct mrc_send_wqe *send_wqe;	/* copy of the send slot at hand */
+	struct mrc_recv_wqe *recv_wqe;	/* copy of the receive WQE at hand */
+};
+
 struct mrc_qp {
 	struct ib_qp ibqp;
 	refcount_t refs;		/* receive-path lookups + creation */
@@ -181,8 +191,9 @@ struct mrc_qp {
 	bool dying;
 	u32 mtu;			/* bytes: path MTU capped by the port */
 	u32 window;			/* PSN window (MPR) of both directions */
-	struct mrc_req req;
-	struct mrc_resp resp;
+	struct mrc_req req;		/* RC; a UD QP uses its lock and work only */
+	struct mrc_resp resp;		/* RC; a UD QP uses its lock and last_wqe_reached */
+	struct mrc_ud ud;		/* UD */
 	struct mutex modify_lock;	/* modify_qp / query_qp / destroy */
 	spinlock_t state_lock;		/* @state as the data path reads it */
 	enum ib_qp_state state;
@@ -230,6 +241,11 @@ void mrc_qp_put(struct mrc_qp *qp);
 enum ib_qp_state mrc_qp_state(struct mrc_qp *qp);
 void mrc_qp_error(struct mrc_qp *qp);
 void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type);
+
+static inline bool mrc_qp_is_ud(const struct mrc_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD;
+}
 
 static inline struct mrc_dev *mrc_qp_dev(struct mrc_qp *qp)
 {
@@ -287,6 +303,16 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 void mrc_resp_flush(struct mrc_qp *qp);
 void mrc_resp_discard(struct mrc_qp *qp);
 void mrc_resp_stop(struct mrc_qp *qp);
+
+/* mrc_ud.c: UD QPs */
+int mrc_ud_init(struct mrc_qp *qp);
+void mrc_ud_free(struct mrc_qp *qp);
+void mrc_ud_stop(struct mrc_qp *qp);
+void mrc_ud_doorbell(struct mrc_qp *qp);
+void mrc_ud_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, struct sk_buff *skb);
+void mrc_ud_flush(struct mrc_qp *qp);
+void mrc_ud_flush_recv(struct mrc_qp *qp);
+void mrc_ud_discard(struct mrc_qp *qp);
 
 extern struct workqueue_struct *mrc_wq;
 extern struct workqueue_struct *mrc_tx_wq;

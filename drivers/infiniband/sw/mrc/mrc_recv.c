@@ -2,7 +2,8 @@
 /*
  * mrc_recv.c - receive dispatch: check the header, find the QP, make sure
  * the packet comes from that QP's peer, and hand it to the responder
- * (requests) or the completer (responses). Every drop is counted by reason.
+ * (requests) or the completer (responses); datagrams go to UD QPs
+ * (mrc_ud.c), from any peer. Every drop is counted by reason.
  */
 #include <linux/ipv6.h>
 #include <linux/ip.h>
@@ -50,11 +51,6 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 		mrc_probe_recv(mdev, skb, &hdr);	/* the device's, no QP's */
 		goto drop;
 	}
-	/* a UD QP's datagram: no QP of mrc takes them yet */
-	if (mrc_opcode_is_datagram(hdr.opcode)) {
-		mrc_stats_inc(mdev, MRC_CNT_DROP_UNKNOWN_QP);
-		goto drop;
-	}
 	/* placement copies from the payload: make it linear once */
 	if (skb_linearize(skb)) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_NOMEM);
@@ -65,6 +61,15 @@ void mrc_recv(struct mrc_dev *mdev, struct sk_buff *skb)
 	if (!qp) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_UNKNOWN_QP);
 		goto drop;
+	}
+	/* a UD QP takes datagrams from anyone; an RC QP takes its peer's requests */
+	if (mrc_opcode_is_datagram(hdr.opcode) != mrc_qp_is_ud(qp)) {
+		mrc_stats_inc(mdev, MRC_CNT_DROP_UNKNOWN_QP);
+		goto put;
+	}
+	if (mrc_qp_is_ud(qp)) {
+		mrc_ud_recv(qp, &hdr, skb);
+		goto put;
 	}
 	if (!mrc_recv_from_peer(qp, skb)) {
 		mrc_stats_inc(mdev, MRC_CNT_DROP_UNKNOWN_QP);

@@ -47,6 +47,8 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_SPURIOUS_RESENDS].name = "spurious_resends",
 	[MRC_CNT_TAIL_PROBES].name = "tail_probes",
 	[MRC_CNT_RETURN_RESENDS].name = "return_resends",
+	[MRC_CNT_DROP_BAD_QKEY].name = "drop_bad_qkey",
+	[MRC_CNT_DROP_NO_RECV_WQE].name = "drop_no_recv_wqe",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);
