@@ -3,8 +3,8 @@
 # Unreliable datagrams between two hosts over mrc, driven by rdma-core's ibv_ud_pingpong (UD QPs,
 # address handles, a GRH before every payload), over IPv6 and IPv4-mapped GIDs, with the tool's
 # own data check; the receive side's guard: a datagram with the wrong Q_Key, or a connected (RC)
-# packet aimed at a UD QP, is dropped and counted, and the QP goes on working; and the edges
-# mrc_ud_check (userspace/tools) tries on both ends.
+# packet aimed at a UD QP, is dropped and counted, and the QP goes on working; the edges
+# mrc_ud_check (userspace/tools) tries on both ends; and hostile values in a UD QP's send ring.
 #
 #   netns msta [ mrcsta ] msta0 <-- veth --> mstb0 [ mrcstb ] (netns mstb)
 
@@ -99,6 +99,40 @@ ud_edges() { # FAMILY
 		fail "the wrong Q_Key's datagram was not counted once"
 }
 
+# perftest's UD mode (-c UD) between the hosts, through its default post API (ibv_wr_* with
+# ibv_wr_set_ud_addr): it completes and prints its results. The bandwidth test posts more
+# datagrams at once than one doorbell pass sends, so the rest go out from the QP's work item.
+ud_perftest() { # TOOL ARGS...
+	local tool=$1 gid_a gid_b out
+	shift
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $A6)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v6 $B6)")
+	server_a 18532 timeout 120 "$tool" -d mrcsta -x "$gid_a" -F -c UD -p 18532 "$@"
+	out=$(nb timeout 120 "$tool" -d mrcstb -x "$gid_b" -F -c UD -p 18532 "$@" $A4 2>&1) ||
+		{ echo "$out"; fail "$tool -c UD $* failed on the client"; }
+	wait $SERVER_PID || fail "$tool -c UD $* failed on the server"
+	echo "$out" | grep -E '^ +[0-9]+ +[0-9]+ '
+	echo "$out" | grep -qE '^ +[0-9]+ +[0-9]+ +[0-9.]+ ' || fail "$tool printed no results"
+}
+
+ud_send_bw() { two_hosts; ud_perftest ib_send_bw -s 1024 -n 1000; }
+ud_send_lat() { two_hosts; ud_perftest ib_send_lat -s 256 -n 200; }
+
+# Hostile values written straight into a UD QP's send ring (mrc_ring_scribble ud-sq, one host):
+# each fails its WQE and the QP, never the kernel; the QP comes back and sends.
+ud_sq_scribbled() {
+	two_hosts
+	local gid out rc=0 before
+	gid=$(gid_index_of mrcsta "$(gid_of_v6 $A6)")
+	before=$(counter mrcsta bad_ring_index)
+	out=$(na timeout 60 mrc_ring_scribble -d mrcsta -g "$gid" ud-sq 2>&1) || rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || fail "mrc_ring_scribble ud-sq (exit $rc)"
+	assert_match "$out" "^ud-sq: PASS$" "mrc_ring_scribble ud-sq"
+	[ "$(counter mrcsta bad_ring_index)" -eq $((before + 1)) ] ||
+		fail "the producer index a ring ahead was not counted once"
+}
+
 ud_edges_ipv6() { two_hosts; ud_edges 6; }
 ud_edges_ipv4() { two_hosts; ud_edges 4; }
 
@@ -106,6 +140,9 @@ ktap_run \
 	ud_pingpong_ipv6 \
 	ud_pingpong_ipv4_events \
 	ud_small_messages \
+	ud_send_bw \
+	ud_send_lat \
 	ud_wrong_qkey_dropped \
 	ud_edges_ipv6 \
-	ud_edges_ipv4
+	ud_edges_ipv4 \
+	ud_sq_scribbled

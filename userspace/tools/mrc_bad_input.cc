@@ -61,6 +61,7 @@
 
 #include "tool_channel.h"
 #include "tool_pattern.h"
+#include "tool_report.h"
 #include "tool_verbs.h"
 
 namespace mrc::bad_input {
@@ -107,16 +108,7 @@ struct Msg {
     std::uint64_t val = 0;
 };
 
-bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool check(bool ok, const char *fmt, ...) {
-    std::va_list ap;
-    va_start(ap, fmt);
-    std::fputs(ok ? "ok: " : "FAIL: ", stdout);
-    std::vprintf(fmt, ap);
-    std::fputc('\n', stdout);
-    va_end(ap);
-    return ok;
-}
+using tool::check;
 
 // Wait for the asynchronous event @want on @ctx (acknowledging every event seen).
 bool wait_async_event(ibv_context *ctx, ibv_event_type want, std::chrono::milliseconds limit) {
@@ -1063,14 +1055,5 @@ int bad_input_main(std::span<char *> args) {
 } // namespace mrc::bad_input
 
 int main(int argc, char **argv) {
-    try {
-        std::setvbuf(stdout, nullptr, _IOLBF, 0);
-        return mrc::bad_input::bad_input_main(
-                std::span<char *>(argv, static_cast<std::size_t>(argc)));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "mrc_bad_input: %s\n", e.what());
-    } catch (...) {
-        std::fprintf(stderr, "mrc_bad_input: unknown exception\n");
-    }
-    return 1;
+    return mrc::tool::guarded_main("mrc_bad_input", mrc::bad_input::bad_input_main, argc, argv);
 }

@@ -25,6 +25,12 @@
 //                  address) with receive PSN 0; it prints "qpn N" and waits 10 s for the test
 //                  to send it, from the peer, a SEND at PSN 0 naming receive WQE 2: WQE 2 must
 //                  not complete ahead of WQE 0 (the QP goes to ERR, WQE 0 flushes first).
+//     ud-sq        a UD QP's SQ gets one hostile WQE at a time: an RDMA opcode, AH numbers of no
+//                  AH (0, ~0), remote QPNs 0 and 2^24, huge SGE counts, inline and SGE lengths,
+//                  an unknown lkey. Each completes in error (LOC_QP_OP_ERR, LOC_LEN_ERR or
+//                  LOC_PROT_ERR) and puts the QP in ERR, from which it is brought back; a
+//                  producer index a ring ahead puts it in ERR without a completion; then a
+//                  good datagram (to a QP nobody created) completes successfully.
 //     read-target  a 4 MiB region open to remote READ and a QP connected to PEER_GID with
 //                  receive PSN 0; it prints "qpn N", "va V" and "rkey K" and keeps them for
 //                  10 s while the test forges READ_REQs at them from the peer and counts
@@ -60,6 +66,7 @@
 #include <unistd.h>
 
 #include "tool_pattern.h"
+#include "tool_report.h"
 #include "tool_verbs.h"
 
 namespace mrc::scribble {
@@ -74,17 +81,7 @@ constexpr std::uint32_t kAbsentQpn = 0xabcde;            // the peer QP nobody c
 constexpr std::size_t kRegion = 4096;
 constexpr std::uint64_t kRecv = 0x7ecf0000ULL; // wr_id of receive WQE 0; i is kRecv + i
 
-bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool check(bool ok, const char *fmt, ...) {
-    std::va_list ap;
-    va_start(ap, fmt);
-    std::fputs(ok ? "ok: " : "FAIL: ", stdout);
-    std::vprintf(fmt, ap);
-    std::fputc('\n', stdout);
-    va_end(ap);
-    std::fflush(stdout);
-    return ok;
-}
+using tool::check;
 
 // A mapping of the uverbs device in this process: its first byte and its size.
 struct Mapping {
@@ -206,6 +203,11 @@ private:
     bool rsn_ahead();
     bool read_flood();
     bool read_target();
+    bool ud_setup();
+    bool ud_publish(const mrc_send_wqe &wqe, const mrc_sge &sge);
+    bool ud_hostile(const char *what, const mrc_send_wqe &wqe, const mrc_sge &sge,
+                    ibv_wc_status want);
+    bool ud_sq();
     int count_async(ibv_event_type type, std::chrono::milliseconds limit);
 
     std::string device_;
@@ -219,6 +221,7 @@ private:
     tool::Mr mr_;
     tool::PortInfo port_;
     Ring sq_;
+    std::unique_ptr<ibv_ah, int (*)(ibv_ah *)> ah_{nullptr, ibv_destroy_ah};
 };
 
 bool Scribbler::setup(int cqe) {
@@ -542,6 +545,146 @@ bool Scribbler::read_target() {
     return true;
 }
 
+constexpr std::uint32_t kUdQkey = 0x2468ace0;
+
+// A UD QP in RTS with an AH to our own address, and its SQ found by two marker SENDs.
+bool Scribbler::ud_setup() {
+    ctx_ = tool::open_device(device_);
+    if (!ctx_)
+        return false;
+    pd_.reset(ibv_alloc_pd(ctx_.get()));
+    cq_.reset(ibv_create_cq(ctx_.get(), 64, nullptr, nullptr, 0));
+    buf_ = tool::Buffer(kRegion);
+    if (!pd_ || !cq_ || !buf_ || !tool::query_port(ctx_.get(), gid_, port_))
+        return check(false, "PD, CQ, memory and port of %s", device_.c_str());
+    mr_ = tool::register_mr(pd_.get(), buf_.data(), kRegion, IBV_ACCESS_LOCAL_WRITE);
+    ibv_qp_cap cap{.max_send_wr = 16,
+                   .max_recv_wr = 4,
+                   .max_send_sge = 2,
+                   .max_recv_sge = 1,
+                   .max_inline_data = 0};
+    qp_ = tool::create_ud_qp(pd_.get(), cq_.get(), cap);
+    ibv_ah_attr attr{};
+    attr.is_global = 1;
+    attr.grh.dgid = port_.gid;
+    attr.grh.sgid_index = static_cast<std::uint8_t>(gid_);
+    attr.grh.hop_limit = 64;
+    attr.port_num = 1;
+    ah_.reset(pd_ ? ibv_create_ah(pd_.get(), &attr) : nullptr);
+    if (!check(mr_ && qp_ && ah_, "MR, UD QP %u and AH", qp_ ? qp_->qp_num : 0))
+        return false;
+    for (std::uint64_t id : {kMarker, kMarker + 1}) {
+        ibv_sge sge{.addr = buf_.addr(), .length = 8, .lkey = mr_->lkey};
+        ibv_send_wr wr{};
+        ibv_send_wr *bad = nullptr;
+        wr.wr_id = id;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.opcode = IBV_WR_SEND;
+        wr.wr.ud.ah = ah_.get();
+        wr.wr.ud.remote_qpn = kAbsentQpn;
+        wr.wr.ud.remote_qkey = kUdQkey;
+        ibv_post_send(qp_.get(), &wr, &bad); // in RESET: written, the doorbell refused
+    }
+    const auto ring = find_sq(kMarker);
+    if (!check(ring.has_value(), "SQ found among the uverbs mappings"))
+        return false;
+    sq_ = *ring;
+    return check(tool::ud_qp_to_rts(qp_.get(), kUdQkey) == 0, "markers discarded, QP in RTS");
+}
+
+// Write @wqe and its one SGE into the next slot, publish it and ring the doorbell.
+bool Scribbler::ud_publish(const mrc_send_wqe &wqe, const mrc_sge &sge) {
+    const std::uint32_t prod = sq_.prod();
+    std::byte *slot = sq_.slot(prod);
+    std::memcpy(slot, &wqe, sizeof(wqe));
+    std::memcpy(slot + MRC_SEND_WQE_HDR_SIZE, &sge, sizeof(sge));
+    std::atomic_thread_fence(std::memory_order_release);
+    sq_.prod() = prod + 1;
+    return ring_doorbell(qp_.get()) == 0;
+}
+
+// Publish @wqe: it must complete with @want and leave the QP in ERR, from which it comes back.
+bool Scribbler::ud_hostile(const char *what, const mrc_send_wqe &wqe, const mrc_sge &sge,
+                           ibv_wc_status want) {
+    bool ok = check(ud_publish(wqe, sge), "%s: doorbell", what);
+    const auto wcs = tool::poll_completions(cq_.get(), 1, 5s);
+    ok = check(wcs.size() == 1 && wcs[0].wr_id == wqe.wr_id && wcs[0].status == want,
+               "%s: %s (want %s)", what,
+               wcs.empty() ? "no completion" : ibv_wc_status_str(wcs[0].status),
+               ibv_wc_status_str(want)) &&
+         ok;
+    ok = check(tool::query_qp_state(qp_.get()) == IBV_QPS_ERR, "%s: the QP is in ERR", what) && ok;
+    return check(tool::ud_qp_to_rts(qp_.get(), kUdQkey) == 0, "%s: back in RTS", what) && ok;
+}
+
+bool Scribbler::ud_sq() {
+    if (!ud_setup())
+        return false;
+    mrc_send_wqe good{};
+    std::memcpy(&good, sq_.slot(0), sizeof(good)); // the first marker: a SEND the provider wrote
+    good.send_flags = IBV_SEND_SIGNALED;
+    const mrc_sge sge{.addr = buf_.addr(), .length = 8, .lkey = mr_->lkey};
+    bool ok = true;
+    std::uint64_t wr_id = 0x0d00;
+    const auto hostile = [&](const char *what, auto &&spoil, ibv_wc_status want) {
+        mrc_send_wqe w = good;
+        mrc_sge s = sge;
+        w.wr_id = ++wr_id;
+        spoil(w, s);
+        ok = ud_hostile(what, w, s, want) && ok;
+    };
+    hostile(
+            "RDMA WRITE", [](mrc_send_wqe &w, mrc_sge &) { w.opcode = IBV_WR_RDMA_WRITE; },
+            IBV_WC_LOC_QP_OP_ERR);
+    hostile(
+            "AH number 0", [](mrc_send_wqe &w, mrc_sge &) { w.wr.ud.ah_num = 0; },
+            IBV_WC_LOC_QP_OP_ERR);
+    hostile(
+            "AH number ~0", [](mrc_send_wqe &w, mrc_sge &) { w.wr.ud.ah_num = ~0U; },
+            IBV_WC_LOC_QP_OP_ERR);
+    hostile(
+            "remote QPN 0", [](mrc_send_wqe &w, mrc_sge &) { w.wr.ud.remote_qpn = 0; },
+            IBV_WC_LOC_QP_OP_ERR);
+    hostile(
+            "remote QPN 2^24", [](mrc_send_wqe &w, mrc_sge &) { w.wr.ud.remote_qpn = 1U << 24; },
+            IBV_WC_LOC_QP_OP_ERR);
+    hostile(
+            "num_sge ~0", [](mrc_send_wqe &w, mrc_sge &) { w.num_sge = ~0U; }, IBV_WC_LOC_LEN_ERR);
+    hostile(
+            "inline_len ~0",
+            [](mrc_send_wqe &w, mrc_sge &) {
+                w.send_flags |= IBV_SEND_INLINE;
+                w.inline_len = ~0U;
+            },
+            IBV_WC_LOC_LEN_ERR);
+    hostile(
+            "SGE length ~0", [](mrc_send_wqe &, mrc_sge &s) { s.length = ~0U; },
+            IBV_WC_LOC_LEN_ERR);
+    hostile(
+            "unknown lkey", [](mrc_send_wqe &, mrc_sge &s) { s.lkey ^= 0xfff00; },
+            IBV_WC_LOC_PROT_ERR);
+
+    // a producer index a ring ahead of the consumer: ERR, nothing read from the slots
+    const std::uint32_t cons = sq_.cons();
+    sq_.prod() = cons + 1000;
+    ok = check(ring_doorbell(qp_.get()) == 0, "doorbell with the producer 1000 ahead") && ok;
+    ok = check(tool::query_qp_state(qp_.get()) == IBV_QPS_ERR, "the QP is in ERR") && ok;
+    const auto none = tool::poll_completions(cq_.get(), 1, 200ms);
+    ok = check(none.empty(), "no completion for slots never written") && ok;
+    sq_.prod() = cons; // as the provider knows it
+    ok = check(tool::ud_qp_to_rts(qp_.get(), kUdQkey) == 0, "back in RTS") && ok;
+
+    // the QP still sends: a good datagram completes, and the QP stays in RTS
+    good.wr_id = 0x600d;
+    ok = check(ud_publish(good, sge), "a good datagram: doorbell") && ok;
+    const auto wcs = tool::poll_completions(cq_.get(), 1, 5s);
+    ok = check(wcs.size() == 1 && wcs[0].wr_id == 0x600d && wcs[0].status == IBV_WC_SUCCESS,
+               "a good datagram completes successfully") &&
+         ok;
+    return check(tool::query_qp_state(qp_.get()) == IBV_QPS_RTS, "the QP stays in RTS") && ok;
+}
+
 int Scribbler::run(const std::string &test) {
     bool ok = false;
     if (test == "sq-rewind")
@@ -562,6 +705,8 @@ int Scribbler::run(const std::string &test) {
         ok = read_flood();
     else if (test == "read-target")
         ok = read_target();
+    else if (test == "ud-sq")
+        ok = ud_sq();
     else {
         std::fprintf(stderr, "mrc_ring_scribble: unknown case %s\n", test.c_str());
         return 2;
@@ -595,10 +740,5 @@ int scribble_main(std::span<char *> args) {
 } // namespace mrc::scribble
 
 int main(int argc, char **argv) {
-    try {
-        return mrc::scribble::scribble_main(std::span(argv, static_cast<std::size_t>(argc)));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "mrc_ring_scribble: %s\n", e.what());
-        return 1;
-    }
+    return mrc::tool::guarded_main("mrc_ring_scribble", mrc::scribble::scribble_main, argc, argv);
 }

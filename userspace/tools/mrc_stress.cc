@@ -56,6 +56,7 @@
 #include "stress_stream.h"
 #include "tool_channel.h"
 #include "tool_pattern.h"
+#include "tool_report.h"
 #include "tool_verbs.h"
 #include "tool_verbs_ex.h"
 
@@ -1094,13 +1095,5 @@ int stress_main(std::span<char *> args) {
 } // namespace mrc::stress
 
 int main(int argc, char **argv) {
-    try {
-        std::setvbuf(stdout, nullptr, _IOLBF, 0);
-        return mrc::stress::stress_main(std::span<char *>(argv, static_cast<std::size_t>(argc)));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "mrc_stress: %s\n", e.what());
-    } catch (...) {
-        std::fprintf(stderr, "mrc_stress: unknown exception\n");
-    }
-    return 1;
+    return mrc::tool::guarded_main("mrc_stress", mrc::stress::stress_main, argc, argv);
 }

@@ -33,6 +33,7 @@
 
 #include "tool_channel.h"
 #include "tool_pattern.h"
+#include "tool_report.h"
 #include "tool_verbs.h"
 
 namespace mrc::ud_check {
@@ -60,57 +61,10 @@ struct AhFree {
 };
 using Ah = std::unique_ptr<ibv_ah, AhFree>;
 
-bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool check(bool ok, const char *fmt, ...) {
-    std::va_list ap;
-    va_start(ap, fmt);
-    std::fputs(ok ? "ok: " : "FAIL: ", stdout);
-    std::vprintf(fmt, ap);
-    std::fputc('\n', stdout);
-    va_end(ap);
-    return ok;
-}
+using tool::check;
 
 std::uint64_t key_of(std::uint32_t k) {
     return tool::pattern_key(kSeed, 1, 0, 0, k);
-}
-
-// RESET -> INIT -> RTR -> RTS with @qkey; 0 or the errno of the failing step.
-int ud_to_rts(ibv_qp *qp, std::uint32_t qkey) {
-    ibv_qp_attr a{};
-    a.qp_state = IBV_QPS_RESET;
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-        return errno;
-    a.qp_state = IBV_QPS_INIT;
-    a.pkey_index = 0;
-    a.port_num = 1;
-    a.qkey = qkey;
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
-        return errno;
-    a.qp_state = IBV_QPS_RTR;
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-        return errno;
-    a.qp_state = IBV_QPS_RTS;
-    a.sq_psn = 0;
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
-        return errno;
-    return 0;
-}
-
-tool::Qp create_ud_qp(ibv_pd *pd, ibv_cq *cq) {
-    ibv_qp_init_attr init{};
-    init.send_cq = cq;
-    init.recv_cq = cq;
-    init.qp_type = IBV_QPT_UD;
-    init.cap = {.max_send_wr = 16,
-                .max_recv_wr = 16,
-                .max_send_sge = 1,
-                .max_recv_sge = 1,
-                .max_inline_data = 0};
-    tool::Qp qp(ibv_create_qp(pd, &init));
-    if (!qp)
-        std::fprintf(stderr, "create_qp UD: %s\n", std::strerror(errno));
-    return qp;
 }
 
 class End {
@@ -152,10 +106,15 @@ bool End::setup() {
     if (!pd_ || !cq_ || !mem_)
         return check(false, "PD, CQ and memory");
     mr_ = tool::register_mr(pd_.get(), mem_.data(), mem_.size(), IBV_ACCESS_LOCAL_WRITE);
-    qp_ = create_ud_qp(pd_.get(), cq_.get());
+    ibv_qp_cap cap{.max_send_wr = 16,
+                   .max_recv_wr = 16,
+                   .max_send_sge = 1,
+                   .max_recv_sge = 1,
+                   .max_inline_data = 0};
+    qp_ = tool::create_ud_qp(pd_.get(), cq_.get(), cap);
     if (!mr_ || !qp_)
         return check(false, "MR and UD QP");
-    if (!check(ud_to_rts(qp_.get(), kQkey) == 0, "UD QP %u in RTS", qp_->qp_num))
+    if (!check(tool::ud_qp_to_rts(qp_.get(), kQkey) == 0, "UD QP %u in RTS", qp_->qp_num))
         return false;
     const tool::QpInfo me = {.qpn = qp_->qp_num, .psn = 0, .gid = port_.gid};
     return check(ch_.send_obj(me) && ch_.recv_obj(peer_, deadline()), "QPs exchanged");
@@ -277,7 +236,7 @@ bool End::expect_send_error(ibv_ah *ah, std::uint32_t len, ibv_wc_status want, c
     bool ok = check(wc.size() == 1 && wc[0].status == want, "%s: completion status %d (want %d)",
                     what, wc.empty() ? -1 : wc[0].status, want);
     ok = check(tool::query_qp_state(qp_.get()) == IBV_QPS_ERR, "%s: the QP is in ERR", what) && ok;
-    return check(ud_to_rts(qp_.get(), kQkey) == 0, "%s: the QP back in RTS", what) && ok;
+    return check(tool::ud_qp_to_rts(qp_.get(), kQkey) == 0, "%s: the QP back in RTS", what) && ok;
 }
 
 bool End::client_refusals(ibv_ah *ah) {
@@ -361,14 +320,5 @@ int ud_check_main(std::span<char *> args) {
 } // namespace mrc::ud_check
 
 int main(int argc, char **argv) {
-    try {
-        std::setvbuf(stdout, nullptr, _IOLBF, 0);
-        return mrc::ud_check::ud_check_main(
-                std::span<char *>(argv, static_cast<std::size_t>(argc)));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "mrc_ud_check: %s\n", e.what());
-    } catch (...) {
-        std::fprintf(stderr, "mrc_ud_check: unknown exception\n");
-    }
-    return 1;
+    return mrc::tool::guarded_main("mrc_ud_check", mrc::ud_check::ud_check_main, argc, argv);
 }

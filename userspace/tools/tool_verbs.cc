@@ -83,6 +83,47 @@ bool query_port(ibv_context *ctx, int gid_index, PortInfo &out) {
     return true;
 }
 
+Qp create_ud_qp(ibv_pd *pd, ibv_cq *cq, ibv_qp_cap &cap) {
+    ibv_qp_init_attr init{};
+    init.send_cq = cq;
+    init.recv_cq = cq;
+    init.qp_type = IBV_QPT_UD;
+    init.cap = cap;
+    Qp qp(ibv_create_qp(pd, &init));
+    if (!qp) {
+        std::fprintf(stderr, "create_qp UD: %s\n", std::strerror(errno));
+        return qp;
+    }
+    cap = init.cap;
+    return qp;
+}
+
+int ud_qp_to_rts(ibv_qp *qp, std::uint32_t qkey) {
+    struct Step {
+        const char *name;
+        ibv_qp_state state;
+        int mask;
+    };
+    const std::array<Step, 4> steps = {{
+            {"RESET", IBV_QPS_RESET, IBV_QP_STATE},
+            {"INIT", IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY},
+            {"RTR", IBV_QPS_RTR, IBV_QP_STATE},
+            {"RTS", IBV_QPS_RTS, IBV_QP_STATE | IBV_QP_SQ_PSN},
+    }};
+    for (const Step &step : steps) {
+        ibv_qp_attr a{};
+        a.qp_state = step.state;
+        a.port_num = 1;
+        a.qkey = qkey;
+        if (ibv_modify_qp(qp, &a, step.mask) != 0) {
+            const int err = errno;
+            std::fprintf(stderr, "modify UD QP to %s: %s\n", step.name, std::strerror(err));
+            return err;
+        }
+    }
+    return 0;
+}
+
 Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap, ibv_srq *srq) {
     ibv_qp_init_attr init{};
     init.send_cq = send_cq;

@@ -97,6 +97,13 @@ bool query_port(ibv_context *ctx, int gid_index, PortInfo &out);
 Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap,
                 ibv_srq *srq = nullptr);
 
+// Create a UD QP on @cq (send and receive) with @cap; @cap comes back as the device granted it.
+Qp create_ud_qp(ibv_pd *pd, ibv_cq *cq, ibv_qp_cap &cap);
+
+// A UD QP (from any state) through RESET -> INIT -> RTR -> RTS with Q_Key @qkey. Returns 0 or the
+// errno of the failing step (printed with its name).
+int ud_qp_to_rts(ibv_qp *qp, std::uint32_t qkey);
+
 // Transport parameters of the RTR/RTS transitions.
 struct ConnectParams {
     int gid_index = 0;

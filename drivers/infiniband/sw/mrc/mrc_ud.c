@@ -26,6 +26,8 @@
 #define MRC_UD_GRH_LEN		40
 /* A WR's Q_Key with this bit set means the QP's own (IB's rule). */
 #define MRC_UD_QKEY_OWN		0x80000000U
+/* Datagrams one pass sends with softirqs off; the work item sends the rest. */
+#define MRC_UD_BUDGET		64
 
 static void mrc_ud_work(struct work_struct *work);
 
@@ -174,13 +176,16 @@ static int mrc_ud_sq_count(struct mrc_qp *qp, u32 *prod)
 
 /*
  * Send what the SQ holds, in order, from the caller's context (post_send
- * or the work item); the ring's size bounds the pass. Only in RTS: SQD
- * keeps new WQEs until RTS kicks the work.
+ * or the work item), MRC_UD_BUDGET datagrams a pass: a longer ring goes
+ * on in the work item. Only in RTS: SQD keeps new WQEs until RTS kicks
+ * the work.
  */
 void mrc_ud_doorbell(struct mrc_qp *qp)
 {
 	struct mrc_send_wqe *wqe = qp->ud.send_wqe;
 	u8 status = IB_WC_SUCCESS;
+	int budget = MRC_UD_BUDGET;
+	bool more;
 	u32 prod, len;
 
 	if (mrc_qp_state(qp) == IB_QPS_ERR) {
@@ -194,15 +199,19 @@ void mrc_ud_doorbell(struct mrc_qp *qp)
 		mrc_qp_error(qp);	/* a provider wrote nonsense */
 		return;
 	}
-	while (qp->ud.sq_done != prod && mrc_qp_state(qp) == IB_QPS_RTS && !status) {
+	while (qp->ud.sq_done != prod && mrc_qp_state(qp) == IB_QPS_RTS && !status &&
+	       budget-- > 0) {
 		memcpy(wqe, mrc_queue_slot(&qp->sq, qp->ud.sq_done), qp->sq.slot_size);
 		len = 0;
 		status = mrc_ud_send_one(qp, wqe, &len);
 		mrc_ud_complete_send(qp, wqe->wr_id, wqe->send_flags, status, len);
 	}
+	more = qp->ud.sq_done != prod;
 	spin_unlock_bh(&qp->req.lock);
 	if (status)
 		mrc_qp_error(qp);
+	else if (more && budget < 0)
+		mrc_req_kick(qp);
 }
 
 /* Take the next receive WQE (RQ or SRQ) into qp->ud.recv_wqe. */
