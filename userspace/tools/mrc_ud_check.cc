@@ -159,6 +159,10 @@ bool End::datagram_ok(const ibv_wc &wc, std::uint32_t k, std::uint32_t slot) {
     const bool src = v4 ? std::memcmp(buf.data() + 20 + 12, gid.data() + 12, 4) == 0
                         : std::memcmp(buf.data() + 8, gid.data(), 16) == 0;
     ok = check(src, "message %u: the GRH names the client's address", k) && ok;
+    // the SL as ConnectX fills it for RoCE (UCX reads it): UDP, and IPv4 (2) or IPv6 (1)
+    ok = check(wc.sl == (v4 ? 0xa : 0x9), "message %u: SL %#x tells UDP over IPv%d", k, wc.sl,
+               v4 ? 4 : 6) &&
+         ok;
     const std::size_t bad = tool::pattern_check(buf.subspan(kGrh, len), key_of(k), 0);
     return check(bad == len, "message %u: all %u bytes right (first bad %zu)", k, len, bad) && ok;
 }

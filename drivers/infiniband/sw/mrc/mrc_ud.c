@@ -26,6 +26,14 @@
 #define MRC_UD_GRH_LEN		40
 /* A WR's Q_Key with this bit set means the QP's own (IB's rule). */
 #define MRC_UD_QKEY_OWN		0x80000000U
+/*
+ * A UD receive's SL says what carried the datagram, as ConnectX reports it
+ * for RoCE and as UCX reads it to find the GRH's addresses: bit 3 a UDP
+ * header, bits 2:0 the L3 header (1 IPv6, 2 IPv4).
+ */
+#define MRC_UD_SL_UDP		0x8
+#define MRC_UD_SL_IPV6		0x1
+#define MRC_UD_SL_IPV4		0x2
 /* Datagrams one pass sends with softirqs off; the work item sends the rest. */
 #define MRC_UD_BUDGET		64
 
@@ -264,7 +272,9 @@ static u8 mrc_ud_place(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	return IB_WC_SUCCESS;
 }
 
-static void mrc_ud_complete_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, u8 status)
+/* @skb: the datagram the receive took (NULL for a flush). */
+static void mrc_ud_complete_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
+				 const struct sk_buff *skb, u8 status)
 {
 	const struct mrc_recv_wqe *wqe = qp->ud.recv_wqe;
 	struct mrc_cqe cqe = {
@@ -274,10 +284,12 @@ static void mrc_ud_complete_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hd
 		.qp_num = qp->ibqp.qp_num,
 	};
 
-	if (hdr) {
+	if (skb) {
 		cqe.byte_len = MRC_UD_GRH_LEN + hdr->payload_len;
 		cqe.src_qp = hdr->ud.src_qpn;
 		cqe.wc_flags = IB_WC_GRH;
+		cqe.sl = MRC_UD_SL_UDP | (skb->protocol == htons(ETH_P_IPV6) ?
+					  MRC_UD_SL_IPV6 : MRC_UD_SL_IPV4);
 		if (hdr->opcode == MRC_OP_UD_SEND_IMM) {
 			cqe.imm_data = (__force u32)cpu_to_be32(hdr->ud.imm);
 			cqe.wc_flags |= IB_WC_WITH_IMM;
@@ -323,7 +335,7 @@ void mrc_ud_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, struct sk_buf
 		mrc_qp_error(qp);
 		return;
 	}
-	mrc_ud_complete_recv(qp, hdr, mrc_ud_place(qp, hdr, skb));
+	mrc_ud_complete_recv(qp, hdr, skb, mrc_ud_place(qp, hdr, skb));
 	spin_unlock_bh(&qp->resp.lock);
 }
 
@@ -344,7 +356,7 @@ void mrc_ud_flush_recv(struct mrc_qp *qp)
 		for (; n > 0; n--) {
 			memcpy(qp->ud.recv_wqe, mrc_queue_slot(&qp->rq, qp->ud.rq_done),
 			       MRC_RECV_WQE_HDR_SIZE);
-			mrc_ud_complete_recv(qp, NULL, IB_WC_WR_FLUSH_ERR);
+			mrc_ud_complete_recv(qp, NULL, NULL, IB_WC_WR_FLUSH_ERR);
 		}
 	}
 	spin_unlock_bh(&qp->resp.lock);
