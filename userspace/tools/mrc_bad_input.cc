@@ -1043,8 +1043,7 @@ int bad_input_main(std::span<char *> args) {
     if (!ctx)
         return 2;
     const auto deadline = Clock::now() + std::chrono::seconds(60);
-    tool::Channel ch = o.server.empty() ? tool::Channel::accept_one(o.port, deadline)
-                                        : tool::Channel::connect_to(o.server, o.port, deadline);
+    tool::Channel ch = tool::Channel::open(o.server, o.port, deadline);
     if (!ch)
         return 1;
     End end(o, std::move(ctx), std::move(ch));

@@ -221,7 +221,7 @@ private:
     tool::Mr mr_;
     tool::PortInfo port_;
     Ring sq_;
-    std::unique_ptr<ibv_ah, int (*)(ibv_ah *)> ah_{nullptr, ibv_destroy_ah};
+    tool::Ah ah_;
 };
 
 bool Scribbler::setup(int cqe) {
@@ -564,13 +564,8 @@ bool Scribbler::ud_setup() {
                    .max_recv_sge = 1,
                    .max_inline_data = 0};
     qp_ = tool::create_ud_qp(pd_.get(), cq_.get(), cap);
-    ibv_ah_attr attr{};
-    attr.is_global = 1;
-    attr.grh.dgid = port_.gid;
-    attr.grh.sgid_index = static_cast<std::uint8_t>(gid_);
-    attr.grh.hop_limit = 64;
-    attr.port_num = 1;
-    ah_.reset(pd_ ? ibv_create_ah(pd_.get(), &attr) : nullptr);
+    if (pd_)
+        ah_ = tool::create_ah(pd_.get(), port_.gid, gid_);
     if (!check(mr_ && qp_ && ah_, "MR, UD QP %u and AH", qp_ ? qp_->qp_num : 0))
         return false;
     for (std::uint64_t id : {kMarker, kMarker + 1}) {

@@ -56,10 +56,7 @@ struct Options {
     std::string server;
 };
 
-struct AhFree {
-    void operator()(ibv_ah *ah) const { ibv_destroy_ah(ah); }
-};
-using Ah = std::unique_ptr<ibv_ah, AhFree>;
+using tool::Ah;
 
 using tool::check;
 
@@ -118,19 +115,6 @@ bool End::setup() {
         return false;
     const tool::QpInfo me = {.qpn = qp_->qp_num, .psn = 0, .gid = port_.gid};
     return check(ch_.send_obj(me) && ch_.recv_obj(peer_, deadline()), "QPs exchanged");
-}
-
-Ah make_ah(ibv_pd *pd, const ibv_gid &to, int gid_index) {
-    ibv_ah_attr attr{};
-    attr.is_global = 1;
-    attr.grh.dgid = to;
-    attr.grh.sgid_index = static_cast<std::uint8_t>(gid_index);
-    attr.grh.hop_limit = 64;
-    attr.port_num = 1;
-    Ah ah(ibv_create_ah(pd, &attr));
-    if (!ah)
-        std::fprintf(stderr, "create_ah: %s\n", std::strerror(errno));
-    return ah;
 }
 
 // Message @k of the client, landed in receive @slot: the GRH and every byte.
@@ -251,14 +235,14 @@ bool End::client_refusals(ibv_ah *ah) {
     const std::uint32_t mtu = 128U << port_.mtu; // IBV_MTU_256 is 1
     ok = expect_send_error(ah, mtu + 1, IBV_WC_LOC_LEN_ERR, "a datagram over the MTU") && ok;
     tool::Pd other(ibv_alloc_pd(ctx_.get()));
-    Ah foreign = other ? make_ah(other.get(), peer_.gid, opt_.gid_index) : Ah();
+    Ah foreign = other ? tool::create_ah(other.get(), peer_.gid, opt_.gid_index) : Ah();
     if (!foreign)
         return check(false, "an AH of a second PD");
     return expect_send_error(foreign.get(), 8, IBV_WC_LOC_QP_OP_ERR, "an AH of another PD") && ok;
 }
 
 bool End::client() {
-    Ah ah = make_ah(pd_.get(), peer_.gid, opt_.gid_index);
+    Ah ah = tool::create_ah(pd_.get(), peer_.gid, opt_.gid_index);
     if (!ah)
         return check(false, "an AH to the server");
     bool ok = client_refusals(ah.get());
@@ -312,8 +296,7 @@ int ud_check_main(std::span<char *> args) {
     if (!ctx)
         return 2;
     const auto deadline = Clock::now() + std::chrono::seconds(60);
-    tool::Channel ch = o.server.empty() ? tool::Channel::accept_one(o.port, deadline)
-                                        : tool::Channel::connect_to(o.server, o.port, deadline);
+    tool::Channel ch = tool::Channel::open(o.server, o.port, deadline);
     if (!ch)
         return 1;
     End end(o, std::move(ctx), std::move(ch));

@@ -47,6 +47,10 @@ public:
     static Channel connect_to(const std::string &host, std::uint16_t port,
                               Clock::time_point deadline);
 
+    // The server's end when @server is empty, else the client's end towards @server.
+    static Channel open(const std::string &server, std::uint16_t port, Clock::time_point deadline) {
+        return server.empty() ? accept_one(port, deadline) : connect_to(server, port, deadline);
+    }
     explicit operator bool() const { return static_cast<bool>(fd_); }
     [[nodiscard]] int fd() const { return fd_.get(); }
 

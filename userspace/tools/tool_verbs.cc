@@ -83,6 +83,19 @@ bool query_port(ibv_context *ctx, int gid_index, PortInfo &out) {
     return true;
 }
 
+Ah create_ah(ibv_pd *pd, const ibv_gid &gid, int gid_index) {
+    ibv_ah_attr attr{};
+    attr.is_global = 1;
+    attr.grh.dgid = gid;
+    attr.grh.sgid_index = static_cast<std::uint8_t>(gid_index);
+    attr.grh.hop_limit = 64;
+    attr.port_num = 1;
+    Ah ah(ibv_create_ah(pd, &attr));
+    if (!ah)
+        std::fprintf(stderr, "create_ah: %s\n", std::strerror(errno));
+    return ah;
+}
+
 Qp create_ud_qp(ibv_pd *pd, ibv_cq *cq, ibv_qp_cap &cap) {
     ibv_qp_init_attr init{};
     init.send_cq = cq;

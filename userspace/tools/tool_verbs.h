@@ -97,6 +97,15 @@ bool query_port(ibv_context *ctx, int gid_index, PortInfo &out);
 Qp create_rc_qp(ibv_pd *pd, ibv_cq *send_cq, ibv_cq *recv_cq, ibv_qp_cap &cap,
                 ibv_srq *srq = nullptr);
 
+struct AhFree {
+    void operator()(ibv_ah *ah) const { ibv_destroy_ah(ah); }
+};
+using Ah = std::unique_ptr<ibv_ah, AhFree>;
+
+// An AH in @pd to @gid from our GID @gid_index (port 1, hop limit 64); empty (and a message on
+// stderr) when the device refuses it.
+Ah create_ah(ibv_pd *pd, const ibv_gid &gid, int gid_index);
+
 // Create a UD QP on @cq (send and receive) with @cap; @cap comes back as the device granted it.
 Qp create_ud_qp(ibv_pd *pd, ibv_cq *cq, ibv_qp_cap &cap);
 
