@@ -38,7 +38,7 @@ struct mrc_dev {
 	struct xarray mr_xa;		/* key index -> struct mrc_mr (RCU) */
 	u32 mr_next;
 	atomic_t mr_gen;		/* low byte of the next key */
-	struct xarray ah_xa;		/* ah_num -> struct mrc_ah (lock: BH) */
+	struct xarray ah_xa;		/* ah_num -> struct mrc_ah (lock: irqsave) */
 	u32 ah_next;
 
 	struct list_head paths;		/* struct mrc_path, under paths_lock */

@@ -71,17 +71,17 @@ void mrc_av_to_ah_attr(const struct mrc_av *av, const union ib_gid *dgid,
 }
 
 /*
- * Kernel consumers may create and destroy AHs in atomic context (without
- * RDMA_CREATE_AH_SLEEPABLE); the number's lock is BH-safe for the send
- * path, which looks AHs up in softirq-disabled sections.
+ * Kernel consumers create and destroy AHs in any context: the IB CM does it
+ * under its spinlocks with interrupts off. So the numbers' lock is taken
+ * irqsave everywhere, and a number is allocated without sleeping.
  */
 int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 		  struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibah->device);
 	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
-	gfp_t gfp = init_attr->flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL : GFP_ATOMIC;
 	struct mrc_create_ah_resp resp = {};
+	unsigned long flags;
 	int err;
 
 	err = mrc_av_from_ah_attr(&ah->av, init_attr->ah_attr);
@@ -90,15 +90,17 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 	ah->dgid = rdma_ah_read_grh(init_attr->ah_attr)->dgid;
 	if (udata && udata->outlen && udata->outlen < sizeof(resp))
 		return -EINVAL;
-	err = xa_alloc_cyclic_bh(&mdev->ah_xa, &ah->ah_num, ah,
-				 XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next, gfp);
+	xa_lock_irqsave(&mdev->ah_xa, flags);
+	err = __xa_alloc_cyclic(&mdev->ah_xa, &ah->ah_num, ah, XA_LIMIT(1, MRC_MAX_AH),
+				&mdev->ah_next, GFP_ATOMIC);
+	xa_unlock_irqrestore(&mdev->ah_xa, flags);
 	if (err < 0)
 		return err == -EBUSY ? -ENOMEM : err;
 	if (udata && udata->outlen) {
 		resp.ah_num = ah->ah_num;
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err) {
-			xa_erase_bh(&mdev->ah_xa, ah->ah_num);
+			mrc_destroy_ah(ibah, 0);
 			return err;
 		}
 	}
@@ -108,10 +110,11 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 int mrc_ah_lookup(struct mrc_dev *mdev, const struct ib_pd *pd, u32 ah_num,
 		  struct mrc_av *av)
 {
+	unsigned long flags;
 	struct mrc_ah *ah;
 	int err = 0;
 
-	xa_lock_bh(&mdev->ah_xa);
+	xa_lock_irqsave(&mdev->ah_xa, flags);
 	ah = xa_load(&mdev->ah_xa, ah_num);
 	if (!ah)
 		err = -ENOENT;
@@ -119,7 +122,7 @@ int mrc_ah_lookup(struct mrc_dev *mdev, const struct ib_pd *pd, u32 ah_num,
 		err = -EACCES;
 	else
 		*av = ah->av;
-	xa_unlock_bh(&mdev->ah_xa);
+	xa_unlock_irqrestore(&mdev->ah_xa, flags);
 	return err;
 }
 
@@ -134,7 +137,11 @@ int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
+	struct xarray *xa = &to_mdev(ibah->device)->ah_xa;
+	unsigned long irqflags;
 
-	xa_erase_bh(&to_mdev(ibah->device)->ah_xa, ah->ah_num);
+	xa_lock_irqsave(xa, irqflags);
+	__xa_erase(xa, ah->ah_num);
+	xa_unlock_irqrestore(xa, irqflags);
 	return 0;
 }

@@ -38,7 +38,7 @@ struct mrc_dev;
 /*
  * The AV of AH @ah_num if it belongs to @pd, copied out under the
  * xarray's lock (destroy_ah erases under it, and ib_core frees the AH
- * right after). -ENOENT for no such AH, -EACCES for another PD's.
+ * right after); any context. -ENOENT for no such AH, -EACCES for another PD's.
  */
 int mrc_ah_lookup(struct mrc_dev *mdev, const struct ib_pd *pd, u32 ah_num,
 		  struct mrc_av *av);

@@ -194,6 +194,17 @@ static void mrc_cqe_to_wc(const struct mrc_cqe *cqe, struct ib_wc *wc)
 	wc->sl = cqe->sl;
 	wc->dlid_path_bits = cqe->dlid_path_bits;
 	wc->port_num = 1;
+	/*
+	 * A datagram's sl carries its packet type for userspace (mrc_ud.c);
+	 * kernel consumers (the GSI's MAD layer) are told it as the network
+	 * header type, and the SL a RoCE packet does not have is 0.
+	 */
+	if ((cqe->wc_flags & IB_WC_GRH) && (cqe->sl & MRC_CQE_SL_UDP)) {
+		wc->network_hdr_type = (cqe->sl & MRC_CQE_SL_L3) == MRC_CQE_SL_IPV4 ?
+				       RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
+		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+		wc->sl = 0;
+	}
 }
 
 /* Kernel consumers poll here; user CQs are polled by the provider. */

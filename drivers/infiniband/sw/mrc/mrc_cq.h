@@ -34,4 +34,14 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 
 int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe, bool solicited);
 
+/*
+ * A UD receive's sl says what carried the datagram, as ConnectX reports it
+ * for RoCE and as UCX reads it to find the GRH's addresses: bit 3 a UDP
+ * header, bits 2:0 the L3 header (1 IPv6, 2 IPv4).
+ */
+#define MRC_CQE_SL_UDP		0x8
+#define MRC_CQE_SL_L3		0x7
+#define MRC_CQE_SL_IPV6		0x1
+#define MRC_CQE_SL_IPV4		0x2
+
 #endif /* MRC_CQ_H */

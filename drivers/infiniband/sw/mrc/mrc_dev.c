@@ -306,7 +306,7 @@ int mrc_dev_add(const char *ibdev_name, struct net_device *ndev)
 	spin_lock_init(&mdev->probe_budget_lock);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
-	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	mrc_paths_init(mdev);
 	err = mrc_profiles_init(mdev);
 	mdev->ndev = ndev;

@@ -127,12 +127,32 @@ err_free:
 }
 
 /*
- * A DMA MR covers all of kernel memory; kernel ULPs arrive with a later
- * issue, so refuse it clearly rather than hand out a key nothing honours.
+ * A kernel PD's DMA MR (its local_dma_lkey): mrc has no DMA device, so
+ * ib_core hands kernel ULPs virtual addresses as DMA addresses, and this
+ * MR's addresses are those. Local access only: a remote peer never gets
+ * at kernel memory (no IB_PD_UNSAFE_GLOBAL_RKEY), and a process never gets
+ * this MR (user PDs are refused; lookups check the PD).
  */
 struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 {
-	return ERR_PTR(-EOPNOTSUPP);
+	struct mrc_mr *mr;
+	int err;
+
+	if (ibpd->uobject || (access & ~IB_ACCESS_LOCAL_WRITE))
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->kernel_va = true;
+	mr->iova = 0;
+	mr->length = U64_MAX;
+	mr->access = access;
+	err = mrc_mr_insert(to_mdev(ibpd->device), mr);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
 }
 
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -190,6 +210,15 @@ void mrc_mr_copy(struct mrc_mr *mr, u64 va, void *buf, u64 len,
 {
 	u64 off = va - mr->iova + mr->first_page_offset;
 
+	if (mr->kernel_va) {
+		void *addr = (void *)(uintptr_t)va;
+
+		if (dir == MRC_TO_MR)
+			memcpy(addr, buf, len);
+		else
+			memcpy(buf, addr, len);
+		return;
+	}
 	while (len) {
 		struct page *page = mr->pages[off >> PAGE_SHIFT];
 		unsigned int in_page = offset_in_page(off);

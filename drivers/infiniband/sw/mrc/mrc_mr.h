@@ -21,6 +21,7 @@ struct mrc_mr {
 	u64 iova;
 	u64 length;
 	int access;
+	bool kernel_va;			/* a kernel PD's DMA MR: addresses are kernel virtual */
 	refcount_t refs;		/* lookups in flight + registration */
 	struct completion released;
 	struct rcu_head rcu;		/* lookups may still read lkey and refs */

@@ -676,12 +676,15 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	struct mrc_nl_qp_snap s;
 	struct mrc_qp *qp;
+	bool datagram;
 	int err;
 
 	for (;; (*qpn)++) {
 		xa_lock(&mdev->qp_xa);
 		qp = xa_find(&mdev->qp_xa, qpn, U32_MAX, XA_PRESENT);
-		if (qp) {
+		/* datagram QPs (UD, the GSI's) have no path set, window or EVs */
+		datagram = qp && mrc_qp_is_ud(qp);
+		if (qp && !datagram) {
 			s.qpn = qp->ibqp.qp_num;
 			s.profile_id = READ_ONCE(qp->profile_id);
 			s.packets = READ_ONCE(qp->req.tx_packets);
@@ -703,6 +706,8 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 		xa_unlock(&mdev->qp_xa);
 		if (!qp)
 			return 0;
+		if (datagram)
+			continue;
 		err = mrc_nl_qp_stats_fill(skb, cb, mdev, &s);
 		if (err)
 			return err;

@@ -118,10 +118,13 @@ static int mrc_qp_check_init(struct mrc_dev *mdev, struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
 
-	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD) {
-		ibdev_dbg(&mdev->ib_dev, "only RC and UD QPs are supported\n");
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI) {
+		ibdev_dbg(&mdev->ib_dev, "only RC, UD and GSI QPs are supported\n");
 		return -EOPNOTSUPP;
 	}
+	if (init->qp_type == IB_QPT_GSI && init->port_num != 1)
+		return -EINVAL;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
 	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
@@ -218,6 +221,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	/* a datagram goes the way its AH routes: there are no EVs to choose */
 	if (init->qp_type == IB_QPT_UD && qp->bound_profile != MRC_PROFILE_DEFAULT)
 		return -EINVAL;
+	/* QP 1 is the MAD layer's */
+	if (init->qp_type == IB_QPT_GSI && udata)
+		return -EPERM;
 	if (qp->bound_profile != MRC_PROFILE_DEFAULT) {
 		/* ENOENT: no such profile; EINVAL: not online */
 		err = mrc_profile_hold(mdev, qp->bound_profile);
@@ -227,6 +233,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	mutex_init(&qp->modify_lock);
 	spin_lock_init(&qp->state_lock);
+	spin_lock_init(&qp->post_lock);
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->released);
 	qp->state = IB_QPS_RESET;
@@ -265,9 +272,14 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_dst;
 
-	err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
-			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
-			      &mdev->qp_next, GFP_KERNEL);
+	if (init->qp_type == IB_QPT_GSI) {
+		qpn = 1;
+		err = xa_insert(&mdev->qp_xa, qpn, qp, GFP_KERNEL);
+	} else {
+		err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
+				      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
+				      &mdev->qp_next, GFP_KERNEL);
+	}
 	if (err < 0)
 		goto err_halves;
 	ibqp->qp_num = qpn;
@@ -605,14 +617,15 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 /*
  * A user QP rings its doorbell by posting an empty list. Kernel consumers
- * (a later issue) would post real WRs here.
+ * post real WRs: on UD and GSI QPs so far (the MAD layer's).
  */
 int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
 
-	if (wr) {
+	/* a kernel consumer's WRs: UD and GSI QPs so far */
+	if (wr && (ibqp->uobject || !mrc_qp_is_ud(qp))) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}
@@ -621,8 +634,12 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	case IB_QPS_RESET:
 	case IB_QPS_INIT:
 	case IB_QPS_RTR:
+		if (wr)
+			*bad_wr = wr;
 		return -EINVAL;
 	default:
+		if (wr)
+			return mrc_ud_post_send(qp, wr, bad_wr);
 		if (mrc_qp_is_ud(qp))
 			mrc_ud_doorbell(qp);
 		else
@@ -635,6 +652,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
+	unsigned long flags;
 	int err = 0;
 
 	if (qp->srq) {
@@ -642,18 +660,20 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		return -EINVAL;
 	}
 
-	spin_lock_bh(&qp->resp.lock);
+	/*
+	 * The producer side only (the consumer has its own lock), and any
+	 * context: the MAD layer posts with interrupts off.
+	 */
+	spin_lock_irqsave(&qp->post_lock, flags);
 	for (; wr; wr = wr->next) {
 		err = mrc_queue_put_recv(&qp->rq, qp->max_recv_sge, wr);
 		if (err)
 			break;
 	}
-	spin_unlock_bh(&qp->resp.lock);
+	spin_unlock_irqrestore(&qp->post_lock, flags);
 	if (err)
 		*bad_wr = wr;
-	else if (mrc_qp_state(qp) == IB_QPS_ERR && mrc_qp_is_ud(qp))
-		mrc_ud_flush_recv(qp);
 	else if (mrc_qp_state(qp) == IB_QPS_ERR)
-		mrc_resp_flush(qp);
+		mrc_req_kick(qp);	/* its work item flushes them */
 	return err;
 }

@@ -210,6 +210,7 @@ struct mrc_qp {
 	struct mrc_srq *srq;		/* receives come from here if set */
 	bool sq_sig_all;
 
+	spinlock_t post_lock;		/* producer side of a kernel consumer's SQ and RQ */
 	struct mrc_queue sq;		/* consumer side: req.lock */
 	u32 max_send_sge;
 	u32 max_inline;
@@ -242,9 +243,10 @@ enum ib_qp_state mrc_qp_state(struct mrc_qp *qp);
 void mrc_qp_error(struct mrc_qp *qp);
 void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type);
 
+/* UD, or the GSI QP (QP 1), which is a UD QP of the kernel's MAD layer. */
 static inline bool mrc_qp_is_ud(const struct mrc_qp *qp)
 {
-	return qp->ibqp.qp_type == IB_QPT_UD;
+	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
 }
 
 static inline struct mrc_dev *mrc_qp_dev(struct mrc_qp *qp)
@@ -313,6 +315,8 @@ void mrc_ud_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr, struct sk_buf
 void mrc_ud_flush(struct mrc_qp *qp);
 void mrc_ud_flush_recv(struct mrc_qp *qp);
 void mrc_ud_discard(struct mrc_qp *qp);
+int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
+		     const struct ib_send_wr **bad_wr);
 
 extern struct workqueue_struct *mrc_wq;
 extern struct workqueue_struct *mrc_tx_wq;

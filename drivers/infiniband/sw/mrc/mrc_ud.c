@@ -26,14 +26,6 @@
 #define MRC_UD_GRH_LEN		40
 /* A WR's Q_Key with this bit set means the QP's own (IB's rule). */
 #define MRC_UD_QKEY_OWN		0x80000000U
-/*
- * A UD receive's SL says what carried the datagram, as ConnectX reports it
- * for RoCE and as UCX reads it to find the GRH's addresses: bit 3 a UDP
- * header, bits 2:0 the L3 header (1 IPv6, 2 IPv4).
- */
-#define MRC_UD_SL_UDP		0x8
-#define MRC_UD_SL_IPV6		0x1
-#define MRC_UD_SL_IPV4		0x2
 /* Datagrams one pass sends with softirqs off; the work item sends the rest. */
 #define MRC_UD_BUDGET		64
 
@@ -240,16 +232,28 @@ static int mrc_ud_take_recv(struct mrc_qp *qp)
 
 /*
  * The GRH a RoCEv2 receiver finds before the payload: the IPv6 header as
- * it arrived, or 20 zero bytes and the IPv4 header (options left out).
+ * it arrived, or 20 zero bytes and the IPv4 header (options left out), as
+ * if UDP followed at once: a datagram that came over SRv6 segments shows
+ * its last one (ours) as destination, not the routing header.
  */
 static void mrc_ud_grh(const struct sk_buff *skb, u8 *grh)
 {
+	u16 ip_payload = sizeof(struct udphdr) + skb->len;	/* skb->data: the MRC header */
+
 	memset(grh, 0, MRC_UD_GRH_LEN);
-	if (skb->protocol == htons(ETH_P_IPV6))
-		memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
-	else
-		memcpy(grh + MRC_UD_GRH_LEN - sizeof(struct iphdr), ip_hdr(skb),
-		       sizeof(struct iphdr));
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)grh;
+
+		memcpy(ip6, ipv6_hdr(skb), sizeof(*ip6));
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->payload_len = htons(ip_payload);
+	} else {
+		struct iphdr *ip4 = (struct iphdr *)(grh + MRC_UD_GRH_LEN - sizeof(*ip4));
+
+		memcpy(ip4, ip_hdr(skb), sizeof(*ip4));
+		ip4->ihl = sizeof(*ip4) / 4;
+		ip4->tot_len = htons(sizeof(*ip4) + ip_payload);
+	}
 }
 
 /* Place GRH and payload into the taken receive WQE; the completion status. */
@@ -288,8 +292,8 @@ static void mrc_ud_complete_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hd
 		cqe.byte_len = MRC_UD_GRH_LEN + hdr->payload_len;
 		cqe.src_qp = hdr->ud.src_qpn;
 		cqe.wc_flags = IB_WC_GRH;
-		cqe.sl = MRC_UD_SL_UDP | (skb->protocol == htons(ETH_P_IPV6) ?
-					  MRC_UD_SL_IPV6 : MRC_UD_SL_IPV4);
+		cqe.sl = MRC_CQE_SL_UDP | (skb->protocol == htons(ETH_P_IPV6) ?
+					   MRC_CQE_SL_IPV6 : MRC_CQE_SL_IPV4);
 		if (hdr->opcode == MRC_OP_UD_SEND_IMM) {
 			cqe.imm_data = (__force u32)cpu_to_be32(hdr->ud.imm);
 			cqe.wc_flags |= IB_WC_WITH_IMM;
@@ -403,6 +407,67 @@ void mrc_ud_discard(struct mrc_qp *qp)
 	}
 	qp->resp.last_wqe_reached = false;
 	spin_unlock_bh(&qp->resp.lock);
+}
+
+/* A kernel consumer's WR into the next SQ slot, under post_lock. */
+static int mrc_ud_put_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
+{
+	const struct ib_ud_wr *ud = ud_wr(wr);
+	struct mrc_queue *q = &qp->sq;
+	u32 prod = *mrc_queue_prod_ptr(q);
+	struct mrc_send_wqe *wqe;
+	struct mrc_sge *sge;
+	int i;
+
+	if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM)
+		return -EINVAL;
+	if (wr->num_sge < 0 || wr->num_sge > qp->max_send_sge ||
+	    (wr->send_flags & IB_SEND_INLINE) || !ud->ah)
+		return -EINVAL;
+	if (prod - mrc_queue_load_cons(q) >= q->num_slots)
+		return -ENOMEM;
+
+	wqe = mrc_queue_slot(q, prod);
+	memset(wqe, 0, MRC_SEND_WQE_HDR_SIZE);
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;	/* IB_WR_SEND* are the uverbs values */
+	wqe->send_flags = wr->send_flags;
+	wqe->ex = (__force u32)wr->ex.imm_data;
+	wqe->num_sge = wr->num_sge;
+	wqe->wr.ud.ah_num = container_of(ud->ah, struct mrc_ah, ibah)->ah_num;
+	wqe->wr.ud.remote_qpn = ud->remote_qpn;
+	wqe->wr.ud.remote_qkey = ud->remote_qkey;
+	sge = (struct mrc_sge *)(wqe + 1);
+	for (i = 0; i < wr->num_sge; i++) {
+		sge[i].addr = wr->sg_list[i].addr;
+		sge[i].length = wr->sg_list[i].length;
+		sge[i].lkey = wr->sg_list[i].lkey;
+	}
+	mrc_queue_store_prod(q, prod + 1);
+	return 0;
+}
+
+/*
+ * ib_post_send of a kernel consumer, from any context (the MAD layer posts
+ * with interrupts off): the WRs go into the ring, the work item sends them.
+ */
+int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
+		     const struct ib_send_wr **bad_wr)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&qp->post_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = mrc_ud_put_send(qp, wr);
+		if (err)
+			break;
+	}
+	spin_unlock_irqrestore(&qp->post_lock, flags);
+	if (err)
+		*bad_wr = wr;
+	mrc_req_kick(qp);
+	return err;
 }
 
 /* mrc_req_kick() queues this: ERR's flush, or RTS after SQD. */
