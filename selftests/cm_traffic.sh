@@ -59,9 +59,50 @@ rdma_server_client() {
 	wait $SERVER_PID || fail "rdma_server failed"
 }
 
+# perftest connected by rdma_cm (-R): the QPs are set up through CM messages, not perftest's TCP
+# exchange; the data moves on them as on any mrc RC QP, so the client's COUNTER (bytes) grows
+# by at least MIN.
+perftest_cm() { # TOOL ADDR COUNTER MIN ARGS...
+	local tool=$1 addr=$2 cnt=$3 min=$4 out before moved
+	shift 4
+	before=$(counter mrcstb "$cnt")
+	cm_server_a timeout 120 "$tool" -d mrcsta -R -F "$@"
+	out=$(nb timeout 120 "$tool" -d mrcstb -R -F "$@" "$addr" 2>&1) ||
+		{ echo "$out" | tail -8; fail "$tool -R $* failed on the client"; }
+	wait $SERVER_PID || fail "$tool -R $* failed on the server"
+	echo "$out" | grep -E '^ +[0-9]+ +[0-9]+ ' | head -n 5
+	echo "$out" | grep -qE '^ +[0-9]+ +[0-9]+ +[0-9.]+ ' || fail "$tool -R printed no results"
+	moved=$(( $(counter mrcstb "$cnt") - before ))
+	echo "mrcstb $cnt: +$moved"
+	[ $moved -ge "$min" ] || fail "$tool -R: mrcstb $cnt grew by $moved, expected $min"
+}
+
+write_bw_cm() { cm_hosts; perftest_cm ib_write_bw $A4 tx_bytes $((200 * 65536)) -s 65536 -n 200; }
+read_lat_cm() { cm_hosts; perftest_cm ib_read_lat $A4 rx_bytes $((200 * 64)) -s 64 -n 200; }
+send_bw_cm() { cm_hosts; perftest_cm ib_send_bw $A4 tx_bytes $((200 * 4096)) -s 4096 -n 200; }
+
+# A connect request to a port nobody listens on: the passive side's CM rejects it, and the
+# client hears so within its timeout rather than hanging, with no QP left behind.
+cm_reject_unbound_port() {
+	cm_hosts
+	local out rc=0
+	out=$(nb timeout 60 rping -c -a $A4 -p $((CM_PORT + 1)) -C 1 -v 2>&1) || rc=$?
+	echo "$out" | tail -3
+	[ $rc -ne 0 ] || fail "rping connected to a port nobody listens on"
+	[ $rc -ne 124 ] || fail "rping hung (timeout) connecting to a port nobody listens on"
+	assert_match "$out" "RDMA_CM_EVENT_REJECTED" \
+		"the connect was rejected"
+	no_resources mrcstb
+	no_resources mrcsta
+}
+
 ktap_run \
 	gsi_port_open \
 	rping_ipv4 \
 	rping_ipv6 \
 	ucmatose_ipv4 \
-	rdma_server_client
+	rdma_server_client \
+	write_bw_cm \
+	read_lat_cm \
+	send_bw_cm \
+	cm_reject_unbound_port

@@ -154,7 +154,7 @@ cleanup_world() {
 
 # Run the named test functions and print KTAP; exit 0 when none failed.
 ktap_run() {
-	local n=0 pass=0 failed=0 skipped=0 t rc
+	local n=0 pass=0 failed=0 skipped=0 t t0 rc
 	if [ -n "${MRC_CASES:-}" ]; then	# the VM rig's --cases: just these, where they exist
 		local want=() c
 		for t in "$@"; do
@@ -167,6 +167,7 @@ ktap_run() {
 	echo "1..$#"
 	for t in "$@"; do
 		n=$((n + 1))
+		t0=$SECONDS
 		cleanup_world
 		# Into a file, not a pipe: a background job the test left behind (a failure
 		# exits before its kill) must not hold the runner until the job ends.
@@ -174,6 +175,7 @@ ktap_run() {
 		rc=$?
 		sed 's/^/# /' "$KTAP_OUT"
 		cleanup_world
+		echo "# $t: $((SECONDS - t0)) s"
 		case $rc in
 		0) echo "ok $n $t"; pass=$((pass + 1)) ;;
 		"$KSFT_SKIP") echo "ok $n $t # SKIP"; skipped=$((skipped + 1)) ;;

@@ -16,8 +16,11 @@ echo "1..$(echo $progs | wc -w)"
 for prog in $progs; do
 	n=$((n + 1))
 	echo "# selftests: mrc: $prog"
+	start=$SECONDS
 	timeout "$timeout_s" bash "./$prog" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	# what each program costs the suite, whose whole must stay within CI's hour
+	echo "# $prog: $((SECONDS - start)) s"
 	case $rc in
 	0) echo "ok $n selftests: mrc: $prog" ;;
 	4) echo "ok $n selftests: mrc: $prog # SKIP" ;;
