@@ -53,6 +53,11 @@ grep -v '^#' "$here/programs" | while read -r prog; do
 	put_elf "$path" "/usr/bin/$prog"
 done
 
+# UCX's transports are modules it dlopens from ucx/ beside libucs; ldd never lists them
+for mod in /usr/lib/x86_64-linux-gnu/ucx/libuct_*.so.0; do
+	put_elf "$mod"
+done
+
 # libibverbs providers the VM uses, and their driver entries: rxe from the host, ours built here
 verbs_dir=/usr/lib/x86_64-linux-gnu/libibverbs
 for drv in rxe; do
