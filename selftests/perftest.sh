@@ -128,9 +128,22 @@ lossy_write_send_read_bw() {
 	[ "$(counter mrcstb qp_errors)" -eq 0 ] || fail "a QP failed on host B"
 }
 
+# Big READs keep the responder's queue of READ_REQs full: its 256 slots are the requester's
+# limit too, and a READ_REQ leaves the queue with its last response, so the requester's next
+# one (sent when that response arrives) always finds room; one dropped would cost a
+# retransmit timeout (counted: drop_read_queue_full).
+read_bw_queue_never_full() {
+	two_hosts
+	perf ib_read_bw -s 8388608 -n 40
+	counters_of mrcsta
+	[ "$(counter mrcsta drop_read_queue_full)" -eq 0 ] ||
+		fail "mrcsta dropped $(counter mrcsta drop_read_queue_full) READ_REQs for a full queue"
+}
+
 ktap_run \
 	write_bw_all_sizes \
 	read_bw_all_sizes \
+	read_bw_queue_never_full \
 	send_bw_all_sizes \
 	send_bw_srq \
 	atomic_bw \

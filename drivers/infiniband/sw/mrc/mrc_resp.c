@@ -638,7 +638,13 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 		}
 		mrc_qp_next_ev(qp, &tx);
 		mrc_pkt_send(qp, skb, &tx);
-		job->next++;
+		/*
+		 * A job leaves the queue with its last response: the requester
+		 * sends its next READ_REQ as soon as that arrives, and the
+		 * queue must have room for it then, not on this work's next run.
+		 */
+		if (++job->next == job->npkts)
+			(*head)++;
 		budget--;
 	}
 	return mrc_resp_reads_pending(resp);
