@@ -14,8 +14,8 @@ packages=(
 	qemu-system-x86 busybox-static kmod cpio
 	# RDMA userspace the selftests drive
 	rdma-core ibverbs-utils perftest rdmacm-utils iproute2 libibverbs-dev librdmacm-dev
-	# UCX over mrc (issue 17): ucx_info, ucx_perftest
-	ucx-utils libucx0
+	# UCX and Open MPI over mrc (issue 17): ucx_info, ucx_perftest, mpirun, and mpicc for our job
+	ucx-utils libucx0 openmpi-bin libopenmpi-dev
 	# what the selftests read mrcctl's JSON with, and run it unprivileged with
 	jq util-linux
 	# userspace build (mrcctl, provider, unit tests)

@@ -58,6 +58,17 @@ for mod in /usr/lib/x86_64-linux-gnu/ucx/libuct_*.so.0; do
 	put_elf "$mod"
 done
 
+# Open MPI's components (and PMIx's), dlopened from its library directory; its help texts
+# and default parameters, read at run time
+for mod in /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so \
+	/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix/*.so; do
+	put_elf "$mod"
+done
+for d in /usr/share/openmpi /usr/lib/x86_64-linux-gnu/pmix2/share /etc/openmpi; do
+	mkdir -p "$root$(dirname "$d")"
+	cp -rL "$d" "$root$d"
+done
+
 # libibverbs providers the VM uses, and their driver entries: rxe from the host, ours built here
 verbs_dir=/usr/lib/x86_64-linux-gnu/libibverbs
 for drv in rxe; do
@@ -74,6 +85,7 @@ put_elf "$userspace/userspace/provider/mrc_verbs_probe" /usr/bin/mrc_verbs_probe
 for tool in mrc_stress mrc_bad_input mrc_ud_check mrc_ring_scribble mrc_nl_check; do
 	put_elf "$userspace/userspace/provider/$tool" "/usr/bin/$tool"
 done
+put_elf "$userspace/userspace/jobs/mrc_allreduce" /usr/bin/mrc_allreduce
 # the controller CLI (libnl-genl-3 and libnl-3 come with it)
 put_elf "$userspace/userspace/mrcctl/mrcctl" /usr/sbin/mrcctl
 
