@@ -108,6 +108,18 @@ void mrc_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 	kfree(entry);
 }
 
+/* A kernel consumer's scatter list, as a ring slot holds it. */
+void mrc_queue_put_sges(struct mrc_sge *dst, const struct ib_sge *src, int num_sge)
+{
+	int i;
+
+	for (i = 0; i < num_sge; i++) {
+		dst[i].addr = src[i].addr;
+		dst[i].length = src[i].length;
+		dst[i].lkey = src[i].lkey;
+	}
+}
+
 /* A kernel consumer's receive WR into an RQ/SRQ ring (the caller locks). */
 int mrc_queue_put_recv(struct mrc_queue *q, u32 max_sge,
 		       const struct ib_recv_wr *wr)
@@ -115,8 +127,6 @@ int mrc_queue_put_recv(struct mrc_queue *q, u32 max_sge,
 	u32 prod = *mrc_queue_prod_ptr(q);
 	u32 cons = mrc_queue_load_cons(q);
 	struct mrc_recv_wqe *wqe;
-	struct mrc_sge *sge;
-	int i;
 
 	if (wr->num_sge < 0 || wr->num_sge > max_sge)
 		return -EINVAL;
@@ -127,12 +137,7 @@ int mrc_queue_put_recv(struct mrc_queue *q, u32 max_sge,
 	wqe->wr_id = wr->wr_id;
 	wqe->num_sge = wr->num_sge;
 	wqe->reserved = 0;
-	sge = (struct mrc_sge *)(wqe + 1);
-	for (i = 0; i < wr->num_sge; i++) {
-		sge[i].addr = wr->sg_list[i].addr;
-		sge[i].length = wr->sg_list[i].length;
-		sge[i].lkey = wr->sg_list[i].lkey;
-	}
+	mrc_queue_put_sges((struct mrc_sge *)(wqe + 1), wr->sg_list, wr->num_sge);
 	mrc_queue_store_prod(q, prod + 1);
 	return 0;
 }

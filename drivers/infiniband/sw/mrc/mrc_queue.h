@@ -32,6 +32,7 @@ int mrc_queue_init(struct mrc_queue *q, struct ib_udata *udata,
 		   u32 min_slots, u32 slot_size);
 void mrc_queue_fill_info(const struct mrc_queue *q, struct mrc_ring_info *info);
 void mrc_queue_destroy(struct mrc_queue *q);
+void mrc_queue_put_sges(struct mrc_sge *dst, const struct ib_sge *src, int num_sge);
 int mrc_queue_put_recv(struct mrc_queue *q, u32 max_sge,
 		       const struct ib_recv_wr *wr);
 

@@ -416,8 +416,6 @@ static int mrc_ud_put_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 	struct mrc_queue *q = &qp->sq;
 	u32 prod = *mrc_queue_prod_ptr(q);
 	struct mrc_send_wqe *wqe;
-	struct mrc_sge *sge;
-	int i;
 
 	if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM)
 		return -EINVAL;
@@ -437,12 +435,7 @@ static int mrc_ud_put_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 	wqe->wr.ud.ah_num = container_of(ud->ah, struct mrc_ah, ibah)->ah_num;
 	wqe->wr.ud.remote_qpn = ud->remote_qpn;
 	wqe->wr.ud.remote_qkey = ud->remote_qkey;
-	sge = (struct mrc_sge *)(wqe + 1);
-	for (i = 0; i < wr->num_sge; i++) {
-		sge[i].addr = wr->sg_list[i].addr;
-		sge[i].length = wr->sg_list[i].length;
-		sge[i].lkey = wr->sg_list[i].lkey;
-	}
+	mrc_queue_put_sges((struct mrc_sge *)(wqe + 1), wr->sg_list, wr->num_sge);
 	mrc_queue_store_prod(q, prod + 1);
 	return 0;
 }
