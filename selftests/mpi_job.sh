@@ -18,7 +18,7 @@ source "$(dirname "$0")/lib_mpi.sh"
 # rank each; TRANSPORT mrc or tcp; the rest goes to mrc_allreduce. Output in MPI_OUT. Each
 # host's UCX takes its own mrc device (mpi_rsh.sh's environment files).
 mpi_run() { # N TRANSPORT JOB-ARGS...
-	local n=$1 transport=$2 i mca
+	local n=$1 transport=$2 i
 	shift 2
 	: >$MPI_HOSTFILE
 	mkdir -p /tmp/mrc-mpi-env
@@ -28,6 +28,7 @@ mpi_run() { # N TRANSPORT JOB-ARGS...
 	done
 	mpi_launch "$n" "$transport" "$(host_ns 1)" "$@"
 }
+
 # What a failed job leaves to go by: its messages (not the ranks' backtraces) and the hosts'
 # counters.
 mpi_diag() { # N
@@ -72,7 +73,7 @@ mpi_allreduce_ranks() { # N
 	done
 }
 
-mpi_allreduce_2_ranks() { mpi_allreduce_ranks 2; }
+# 4 ranks, as issue 17 asks (2 cost CI's hour 40 s more and showed nothing 4 do not)
 mpi_allreduce_4_ranks() { mpi_allreduce_ranks 4; }
 
 # The same job over Open MPI's TCP transport, the baseline of the flapping-fabric benchmark: it
@@ -105,7 +106,6 @@ mpi_rank_killed() {
 }
 
 ktap_run \
-	mpi_allreduce_2_ranks \
 	mpi_allreduce_4_ranks \
 	mpi_allreduce_tcp \
 	mpi_rank_killed
