@@ -63,7 +63,7 @@ rdma_server_client() {
 # exchange; the data moves on them as on any mrc RC QP, so the client's COUNTER (bytes) grows
 # by at least MIN.
 perftest_cm() { # TOOL ADDR COUNTER MIN ARGS...
-	local tool=$1 addr=$2 cnt=$3 min=$4 out before moved
+	local tool=$1 addr=$2 cnt=$3 min=$4 out before
 	shift 4
 	before=$(counter mrcstb "$cnt")
 	cm_server_a timeout 120 "$tool" -d mrcsta -R -F "$@"
@@ -72,9 +72,7 @@ perftest_cm() { # TOOL ADDR COUNTER MIN ARGS...
 	wait $SERVER_PID || fail "$tool -R $* failed on the server"
 	echo "$out" | grep -E '^ +[0-9]+ +[0-9]+ ' | head -n 5
 	echo "$out" | grep -qE '^ +[0-9]+ +[0-9]+ +[0-9.]+ ' || fail "$tool -R printed no results"
-	moved=$(( $(counter mrcstb "$cnt") - before ))
-	echo "mrcstb $cnt: +$moved"
-	[ $moved -ge "$min" ] || fail "$tool -R: mrcstb $cnt grew by $moved, expected $min"
+	counter_grew mrcstb "$cnt" "$before" "$min" "$tool -R"
 }
 
 write_bw_cm() { cm_hosts; perftest_cm ib_write_bw $A4 tx_bytes $((200 * 65536)) -s 65536 -n 200; }
@@ -92,8 +90,8 @@ cm_reject_unbound_port() {
 	[ $rc -ne 124 ] || fail "rping hung (timeout) connecting to a port nobody listens on"
 	assert_match "$out" "RDMA_CM_EVENT_REJECTED" \
 		"the connect was rejected"
-	no_resources mrcstb
-	no_resources mrcsta
+	no_resources mrcstb || fail "mrcstb kept verbs objects after the rejected connect"
+	no_resources mrcsta || fail "mrcsta kept verbs objects after the rejected connect"
 }
 
 ktap_run \

@@ -81,6 +81,13 @@ counter() { # DEV NAME -> value of an mrc hw counter
 
 counter_ge() { [ "$(counter "$1" "$2")" -ge "$3" ]; } # DEV NAME N
 
+# Counter NAME of DEV grew by at least MIN since it read BEFORE (printed either way), or WHAT fails.
+counter_grew() { # DEV NAME BEFORE MIN WHAT
+	local moved=$(( $(counter "$1" "$2") - $3 ))
+	echo "$1 $2: +$moved"
+	[ $moved -ge "$4" ] || fail "$5: $1 $2 grew by $moved, expected $4"
+}
+
 veth_tx_bytes() { # NETNS DEV
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes"
 }

@@ -35,7 +35,7 @@ ucx_info_sees_mrc() {
 # ucx_perftest's server on A, its client on B (the client names the test); the client's
 # "Final:" line is the result, and B's mrc counter COUNTER grew by at least MIN bytes.
 ucx_perf() { # TLS GID_FAMILY COUNTER MIN PERFTEST-ARGS...
-	local tls=$1 family=$2 cnt=$3 min=$4 gid_a="" gid_b="" out before moved
+	local tls=$1 family=$2 cnt=$3 min=$4 gid_a="" gid_b="" out before
 	shift 4
 	if [ "$family" = 6 ]; then
 		gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $A6)")
@@ -49,9 +49,7 @@ ucx_perf() { # TLS GID_FAMILY COUNTER MIN PERFTEST-ARGS...
 		{ ucx_diag "$out"; fail "ucx_perftest $* ($tls) failed on the client"; }
 	wait $SERVER_PID || fail "ucx_perftest $* ($tls) failed on the server"
 	echo "$out" | grep -E "^Final:" || { echo "$out" | tail -8; fail "no Final: line"; }
-	moved=$(( $(counter mrcstb "$cnt") - before ))
-	echo "mrcstb $cnt: +$moved"
-	[ $moved -ge "$min" ] || fail "ucx_perftest $*: mrcstb $cnt grew by $moved, expected $min"
+	counter_grew mrcstb "$cnt" "$before" "$min" "ucx_perftest $*"
 }
 
 RC_TLS=rc_verbs,ud_verbs
