@@ -2,7 +2,7 @@
 //   x: time, from 20 RTT before the failure to 80 RTT after; a tick every 10 RTT
 //   y: delivered rate (averaged over one RTT) / the rate before; ticks at 0.25 steps
 //   red: the failure; grey: the recovery threshold 0.9 (N-1)/N; blue: the rate
-#include "sim_png.h"
+#include "png_canvas.h"
 #include "sim_scenario.h"
 
 #include <algorithm>
@@ -11,6 +11,9 @@
 namespace mrc::sim {
 
 namespace {
+
+using plot::Canvas;
+using plot::Rgb;
 
 constexpr int kWidth = 800;
 constexpr int kHeight = 320;

@@ -1,4 +1,4 @@
-#include "sim_png.h"
+#include "png_canvas.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
-namespace mrc::sim {
+namespace mrc::plot {
 
 namespace {
 
@@ -121,6 +121,50 @@ void Canvas::line(int x0, int y0, int x1, int y1, Rgb c) {
     }
 }
 
+namespace {
+
+// Each glyph's five rows, top first, three bits each (4 = left column).
+struct Glyph {
+    char c;
+    std::array<uint8_t, 5> rows;
+};
+
+constexpr std::array<Glyph, 49> kFont = {{
+        {'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}},
+        {'3', {7, 1, 7, 1, 7}}, {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}},
+        {'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}}, {'8', {7, 5, 7, 5, 7}},
+        {'9', {7, 5, 7, 1, 7}}, {'a', {2, 5, 7, 5, 5}}, {'b', {6, 5, 6, 5, 6}},
+        {'c', {3, 4, 4, 4, 3}}, {'d', {6, 5, 5, 5, 6}}, {'e', {7, 4, 6, 4, 7}},
+        {'f', {7, 4, 6, 4, 4}}, {'g', {3, 4, 5, 5, 3}}, {'h', {5, 5, 7, 5, 5}},
+        {'i', {7, 2, 2, 2, 7}}, {'j', {1, 1, 1, 5, 2}}, {'k', {5, 5, 6, 5, 5}},
+        {'l', {4, 4, 4, 4, 7}}, {'m', {5, 7, 7, 5, 5}}, {'n', {6, 5, 5, 5, 5}},
+        {'o', {2, 5, 5, 5, 2}}, {'p', {6, 5, 6, 4, 4}}, {'q', {2, 5, 5, 6, 3}},
+        {'r', {6, 5, 6, 5, 5}}, {'s', {3, 4, 2, 1, 6}}, {'t', {7, 2, 2, 2, 2}},
+        {'u', {5, 5, 5, 5, 7}}, {'v', {5, 5, 5, 5, 2}}, {'w', {5, 5, 7, 7, 5}},
+        {'x', {5, 5, 2, 5, 5}}, {'y', {5, 5, 2, 2, 2}}, {'z', {7, 1, 2, 4, 7}},
+        {'.', {0, 0, 0, 0, 2}}, {':', {0, 2, 0, 2, 0}}, {'-', {0, 0, 7, 0, 0}},
+        {'=', {0, 7, 0, 7, 0}}, {'/', {1, 1, 2, 4, 4}}, {'%', {5, 1, 2, 4, 5}},
+        {'(', {1, 2, 2, 2, 1}}, {')', {4, 2, 2, 2, 4}}, {',', {0, 0, 0, 2, 4}},
+        {'<', {1, 2, 4, 2, 1}}, {'>', {4, 2, 1, 2, 4}}, {'+', {0, 2, 7, 2, 0}},
+        {'_', {0, 0, 0, 0, 7}},
+}};
+
+} // namespace
+
+void Canvas::text(int x, int y, std::string_view text, Rgb c, int scale) {
+    for (const char ch : text) {
+        const auto *g = std::find_if(kFont.begin(), kFont.end(),
+                                     [ch](const Glyph &glyph) { return glyph.c == ch; });
+
+        for (int row = 0; g != kFont.end() && row < 5; row++)
+            for (int col = 0; col < 3; col++)
+                if (g->rows[static_cast<size_t>(row)] & (4U >> static_cast<unsigned>(col)))
+                    for (int k = 0; k < scale * scale; k++)
+                        pixel(x + col * scale + k % scale, y + row * scale + k / scale, c);
+        x += kGlyphWidth * scale;
+    }
+}
+
 bool Canvas::write_png(const std::string &path) const {
     std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     std::vector<uint8_t> ihdr;
@@ -144,4 +188,4 @@ bool Canvas::write_png(const std::string &path) const {
     return static_cast<bool>(out);
 }
 
-} // namespace mrc::sim
+} // namespace mrc::plot
