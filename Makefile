@@ -13,6 +13,8 @@
 #   make lint       clang-format + clang-tidy on the userspace C++; netlink spec and generated files
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some, CASES="..." of theirs)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
+#   make soak       the soaks at full length (flapping fabric, MPI job through flaps and a hot
+#                   swap, TCP baseline beside it); CI runs them bounded. SOAK_TESTS picks some
 #   make install    install mrc.ko, the verbs provider and mrcctl on this host (DESTDIR and
 #                   INSTALL_MOD_PATH stage them elsewhere; make uninstall removes them);
 #                   make install-check checks both
@@ -49,7 +51,7 @@ CMAKE_DEPS := -DMRC_DEPS_DIR=$(BUILD)/deps
 
 .PHONY: all modules setup check demo vm-demo bench unit userspace lint vm-test sparse install \
 	uninstall install-check clean help \
-	debug-kernel debug-modules check-debug sim sim-seeds
+	debug-kernel debug-modules check-debug sim sim-seeds soak
 
 all: modules
 
@@ -92,6 +94,16 @@ lint: unit
 vm-test: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests \
 		$(if $(TESTS),--only "$(TESTS)") $(if $(CASES),--cases "$(CASES)")
+
+# The flapping-fabric job's table and plot (build/flapjob.png) come from the VM's log, also
+# when a soak failed.
+SOAK_TESTS ?= multipath_churn.sh mpi_flap.sh
+FLAP_PLOT := $(USERSPACE_BUILD)/userspace/jobs/mrc_flap_plot
+soak: modules userspace
+	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests \
+		--soak --only "$(SOAK_TESTS)" $(if $(CASES),--cases "$(CASES)"); status=$$?; \
+	$(if $(filter mpi_flap.sh,$(SOAK_TESTS)),$(FLAP_PLOT) $(BUILD)/vm/serial-tests.log $(BUILD)/flapjob.png;) \
+	exit $$status
 
 # setup may install the kernel headers, so KDIR is found by a fresh make
 demo: setup

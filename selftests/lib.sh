@@ -49,6 +49,11 @@ wait_until() { # SECONDS CMD...
 	done
 }
 
+# A soak's length: BOUNDED seconds in the suite CI runs, FULL under `make soak` (MRC_SOAK=1).
+soak_seconds() { # BOUNDED FULL
+	if [ -n "${MRC_SOAK:-}" ]; then echo "$2"; else echo "$1"; fi
+}
+
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; } # busybox date has no %N
 
 mrc_load() {

@@ -16,6 +16,10 @@
 # 10.1.0.1 and 10.2.0.1, spine links 10.10<i>.0.0/24 and 10.20<i>.0.0/24): the verbs tools
 # exchange QP numbers over TCP/IPv4. Host devices keep the names of lib_fabric.sh (msta0/mstb0,
 # mrcsta/mrcstb) so its helpers (na, nb, server_a, counter) apply.
+#
+# CLOS_HOSTS=4 adds host C (netns mstc, mrcstc) behind leaf A and host D (mstd, mrcstd) behind
+# leaf B. Host H's subnet number N is 1 for A, 2 for B, 3 for C, 4 for D: its address is
+# 2001:db8:N::1 and 10.N.0.1, its leaf's 2001:db8:N::ff and 10.N.0.254.
 
 CLOS_A6=2001:db8:1::1
 CLOS_B6=2001:db8:2::1
@@ -25,6 +29,24 @@ CLOS_B4=10.2.0.1
 A6=$CLOS_A6 B6=$CLOS_B6 A4=$CLOS_A4 B4=$CLOS_B4
 
 ns_ex() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+
+CLOS_HOSTS=${CLOS_HOSTS:-2}
+clos_hosts() { if [ "$CLOS_HOSTS" = 4 ]; then echo a b c d; else echo a b; fi; }
+clos_hosts_behind() { # a|b -> the hosts behind that side's leaves
+	case $1:$CLOS_HOSTS in
+	a:4) echo a c ;;
+	b:4) echo b d ;;
+	*) echo "$1" ;;
+	esac
+}
+clos_side_of() { case $1 in a | c) echo a ;; *) echo b ;; esac; } # H
+clos_host_n() { case $1 in a) echo 1 ;; b) echo 2 ;; c) echo 3 ;; d) echo 4 ;; esac; } # H
+clos_addr6() { echo "2001:db8:$(clos_host_n "$1")::1"; } # H
+clos_addr4() { echo "10.$(clos_host_n "$1").0.1"; } # H
+# Leaf LEAF's interface towards host H: -h for A and B (as ever), -h<H> for C and D.
+clos_host_if() { # LEAF H
+	case $2 in a | b) echo "$1-h" ;; *) echo "$1-h$2" ;; esac
+}
 
 # The fabric's MTU (CLOS_MTU=9000: jumbo frames, as RDMA fabrics run, so the devices' IB MTU
 # is 4096).
@@ -75,36 +97,45 @@ clos_router() { # NS
 
 CLOS_PLANE_SPINES=	# spines per plane
 clos_fabric() { # SPINES
-	local spines=$1 i
+	local spines=$1 i h
 	CLOS_PLANE_SPINES=$spines
 	mrc_load
 	# The fabric's "switch buffers": every hop of it queues in the same per-CPU backlog,
 	# whose 1000 packets a real fabric's buffers dwarf; with no congestion control yet a
 	# QP's bursts overflow it and drop at random.
 	sysctl -qw net.core.netdev_max_backlog=10000
-	ip netns add msta
-	ip netns add mstb
-	na ip link set lo up
-	nb ip link set lo up
 	clos_router mstla
 	clos_router mstlb
-	clos_link msta msta0 $CLOS_A6 $CLOS_A4 mstla mstla-h 2001:db8:1::ff 10.1.0.254
-	clos_link mstb mstb0 $CLOS_B6 $CLOS_B4 mstlb mstlb-h 2001:db8:2::ff 10.2.0.254
-	na ip -6 route add default via 2001:db8:1::ff
-	nb ip -6 route add default via 2001:db8:2::ff
-	na ip route add default via 10.1.0.254
-	nb ip route add default via 10.2.0.254
+	for h in $(clos_hosts); do clos_host "$h"; done
 	for i in $(seq 1 "$spines"); do clos_spine $i; done
 	clos_leaf_routes a 1
 	clos_leaf_routes b 1
-	na rdma link add mrcsta type mrc netdev msta0
-	nb rdma link add mrcstb type mrc netdev mstb0
-	wait_until 20 gid_index_of mrcsta "$(gid_of_v6 $CLOS_A6)"
-	wait_until 20 gid_index_of mrcstb "$(gid_of_v6 $CLOS_B6)"
+	for h in $(clos_hosts); do ns_ex mst$h rdma link add mrcst$h type mrc netdev mst${h}0; done
+	for h in $(clos_hosts); do
+		wait_until 20 gid_index_of mrcst$h "$(gid_of_v6 "$(clos_addr6 $h)")"
+	done
 	# every hop's neighbours resolved (see two_hosts), and the fabric routes
 	wait_until 20 nb ping -6 -c1 -W1 $CLOS_A6
 	wait_until 20 na ping -6 -c1 -W1 $CLOS_B6
 	wait_until 20 nb ping -c1 -W1 $CLOS_A4
+	for h in $(clos_hosts | cut -d' ' -f3-); do
+		wait_until 20 ns_ex mst$h ping -6 -c1 -W1 $CLOS_A6
+		wait_until 20 ns_ex mst$h ping -c1 -W1 $CLOS_A4
+		wait_until 20 na ping -6 -c1 -W1 "$(clos_addr6 $h)"
+	done
+}
+
+# Host H's namespace, its link to its leaf and its default routes through it.
+clos_host() { # H
+	local h=$1 n leaf
+	n=$(clos_host_n "$h")
+	leaf=mstl$(clos_side_of "$h")
+	ip netns add mst$h
+	ns_ex mst$h ip link set lo up
+	clos_link mst$h mst${h}0 2001:db8:$n::1 10.$n.0.1 $leaf "$(clos_host_if $leaf "$h")" \
+		2001:db8:$n::ff 10.$n.0.254
+	ns_ex mst$h ip -6 route add default via 2001:db8:$n::ff
+	ns_ex mst$h ip route add default via 10.$n.0.254
 }
 
 # Spine I, linked to its leaf on either side (clos_leaf), with its routes.
@@ -121,15 +152,22 @@ clos_spine() { # I
 # Spine I's routes to the host behind leaf SIDE, or both, and on the SRv6 fabric that leaf's
 # route to spine I's SIDs (a link going down takes the routes through it along).
 clos_spine_routes() { # I [a|b]
+	local h n
 	if [ "${2:-a}" = a ]; then
-		ns_ex msts$1 ip -6 route replace 2001:db8:1::/64 via 2001:db8:a$1::1
-		ns_ex msts$1 ip route replace 10.1.0.0/24 via 10.10$1.0.1
+		for h in $(clos_hosts_behind a); do
+			n=$(clos_host_n $h)
+			ns_ex msts$1 ip -6 route replace 2001:db8:$n::/64 via 2001:db8:a$1::1
+			ns_ex msts$1 ip route replace 10.$n.0.0/24 via 10.10$1.0.1
+		done
 		[ -z "$CLOS_SRV6" ] ||
 			ns_ex "$(clos_leaf a $1)" ip -6 route replace $CLOS_SID$1::/64 via 2001:db8:a$1::2
 	fi
 	if [ "${2:-b}" = b ]; then
-		ns_ex msts$1 ip -6 route replace 2001:db8:2::/64 via 2001:db8:b$1::2
-		ns_ex msts$1 ip route replace 10.2.0.0/24 via 10.20$1.0.2
+		for h in $(clos_hosts_behind b); do
+			n=$(clos_host_n $h)
+			ns_ex msts$1 ip -6 route replace 2001:db8:$n::/64 via 2001:db8:b$1::2
+			ns_ex msts$1 ip route replace 10.$n.0.0/24 via 10.20$1.0.2
+		done
 		[ -z "$CLOS_SRV6" ] ||
 			ns_ex "$(clos_leaf b $1)" ip -6 route replace $CLOS_SID$1::/64 via 2001:db8:b$1::1
 	fi
@@ -149,26 +187,33 @@ clos_spine_routes() { # I [a|b]
 # output interface routes it over plane 2 (table 102). Plane 2 carries IPv6 only: tests over
 # it use the hosts' IPv6 GIDs.
 clos_two_planes() { # SPINES (per plane)
-	local spines=$1 i
+	local spines=$1 i h
 	clos_fabric "$spines"
 	clos_router mstlc
 	clos_router mstld
-	clos_link msta msta1 2001:db8:11::1 10.31.0.1 mstlc mstlc-h 2001:db8:11::ff 10.31.0.254
-	clos_link mstb mstb1 2001:db8:12::1 10.32.0.1 mstld mstld-h 2001:db8:12::ff 10.32.0.254
-	ns_ex mstlc ip -6 route add 2001:db8:1::/64 via 2001:db8:11::1
-	ns_ex mstld ip -6 route add 2001:db8:2::/64 via 2001:db8:12::1
+	for h in $(clos_hosts); do clos_host_plane2 "$h"; done
 	for i in $(seq 1 "$spines"); do clos_spine $((spines + i)); done
 	clos_leaf_routes a 2
 	clos_leaf_routes b 2
-	na ip -6 rule add oif msta1 lookup 102
-	na ip -6 route add default via 2001:db8:11::ff dev msta1 table 102
-	nb ip -6 rule add oif mstb1 lookup 102
-	nb ip -6 route add default via 2001:db8:12::ff dev mstb1 table 102
-	na mrcctl plane add dev mrcsta id 2 netdev msta1
-	nb mrcctl plane add dev mrcstb id 2 netdev mstb1
-	# the hosts' plane-2 neighbours resolved
-	wait_until 20 na ping -6 -c1 -W1 2001:db8:11::ff
-	wait_until 20 nb ping -6 -c1 -W1 2001:db8:12::ff
+	for h in $(clos_hosts); do
+		ns_ex mst$h mrcctl plane add dev mrcst$h id 2 netdev mst${h}1
+		# the host's plane-2 neighbour resolved
+		wait_until 20 ns_ex mst$h ping -6 -c1 -W1 "2001:db8:1$(clos_host_n $h)::ff"
+	done
+}
+
+# Host H's link to its plane-2 leaf (2001:db8:1N::/64, 10.3N.0.0/24), the leaf's route to the
+# host's address over it, and the host's rule sending what leaves by that netdev over plane 2.
+clos_host_plane2() { # H
+	local h=$1 n leaf
+	n=$(clos_host_n "$h")
+	leaf=mstlc
+	[ "$(clos_side_of "$h")" = a ] || leaf=mstld
+	clos_link mst$h mst${h}1 2001:db8:1$n::1 10.3$n.0.1 $leaf "$(clos_host_if $leaf "$h")" \
+		2001:db8:1$n::ff 10.3$n.0.254
+	ns_ex $leaf ip -6 route add 2001:db8:$n::/64 via 2001:db8:1$n::1
+	ns_ex mst$h ip -6 rule add oif mst${h}1 lookup 102
+	ns_ex mst$h ip -6 route add default via 2001:db8:1$n::ff dev mst${h}1 table 102
 }
 
 # The SRv6 fabric: the same namespaces, and every spine an SRv6 node. Spine i owns the SIDs
@@ -194,7 +239,7 @@ clos_srv6_fabric() { # SPINES
 # Both hosts accept SRH packets on their netdevs <ns>N, for each N given.
 clos_srv6_hosts() { # N...
 	local ns n
-	for ns in msta mstb; do
+	for ns in $(clos_hosts | sed 's/\([a-d]\)/mst\1/g'); do
 		ns_ex $ns sysctl -qw net.ipv6.conf.all.seg6_enabled=1
 		for n in "$@"; do ns_ex $ns sysctl -qw net.ipv6.conf.$ns$n.seg6_enabled=1; done
 	done
@@ -285,7 +330,7 @@ clos_spine_link() { # a|b I up|down
 # whole route; a link coming back puts them back, as a fabric's routing protocol would.
 # IPv4 is routed on plane 1 only.
 clos_leaf_routes() { # a|b PLANE
-	local side=$1 plane=$2 leaf i via="" via4="" dst dst4 gw gw4
+	local side=$1 plane=$2 leaf i via="" via4="" gw gw4 other=a h n
 	leaf=$(clos_leaf "$side" $(( (plane - 1) * CLOS_PLANE_SPINES + 1 )))
 	for i in $(seq $(( (plane - 1) * CLOS_PLANE_SPINES + 1 )) $(( plane * CLOS_PLANE_SPINES ))); do
 		ns_ex $leaf ip link show $leaf-s$i | grep -q 'state UP' || continue
@@ -295,10 +340,12 @@ clos_leaf_routes() { # a|b PLANE
 		via4+=" nexthop via $gw4"
 	done
 	[ -n "$via" ] || return 0
-	dst=2001:db8:1::/64 dst4=10.1.0.0/24
-	[ "$side" = b ] || dst=2001:db8:2::/64 dst4=10.2.0.0/24
-	ns_ex $leaf ip -6 route replace $dst $via
-	[ "$plane" != 1 ] || ns_ex $leaf ip route replace $dst4 $via4
+	[ "$side" = b ] || other=b
+	for h in $(clos_hosts_behind $other); do
+		n=$(clos_host_n $h)
+		ns_ex $leaf ip -6 route replace 2001:db8:$n::/64 $via
+		[ "$plane" != 1 ] || ns_ex $leaf ip route replace 10.$n.0.0/24 $via4
+	done
 }
 
 # The leaf on SIDE (a or b) that spine I joins: plane 2's spines follow plane 1's.

@@ -8,6 +8,7 @@
 # Usage: run.sh [--build DIR] [--kdir KDIR] [--module MRC_KO] [--tests|--demo|--bench|--shell]
 #               [--timeout SEC] [--only "prog.sh ..."]   (tests mode: run just these programs)
 #               [--cases "case ..."]   (and of their cases, just these)
+#               [--soak]   (the soaks at full length: MRC_SOAK=1 in the VM; CI runs them bounded)
 # KDIR is Debian's headers of an installed kernel (/lib/modules/VER/build), or a
 # kernel tree built here (the debug kernel of `make check-debug`): then the VM
 # boots its bzImage and takes modules from the modroot/ next to it, and the
@@ -23,6 +24,7 @@ mode=tests
 timeout_s=3600	# the whole test run; CI's own limit (90 min) has room for the build and lint too
 only=
 cases=
+soak=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift ;;
 	--only) only=$2; shift ;;
 	--cases) cases=$2; shift ;;
+	--soak) soak=1 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -94,6 +97,7 @@ cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 nmi_watchdog=panic loglevel=6 mrc_vm=$mode"
 [ -z "$only" ] || cmdline+=" mrc_only=$(echo $only | tr ' ' ,)"
 [ -z "$cases" ] || cmdline+=" mrc_cases=$(echo $cases | tr ' ' ,)"
+[ $soak -eq 0 ] || cmdline+=" mrc_soak=1"
 [ -z "${MRC_PENDING:-}" ] || cmdline+=" mrc_pending=1"	# cases not run by default yet
 [ $debug -eq 0 ] || cmdline+=" mrc_debug=1"	# panic_on_warn already stops at a KASAN report
 
