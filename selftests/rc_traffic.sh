@@ -55,8 +55,25 @@ rc_counters_count_traffic() {
 	[ "$(counter mrcsta acks_received)" -gt 0 ] || fail "no ACKs counted"
 }
 
+# An RC QP connected to a QP of its own host, through the host's own GID: the packets come back
+# over the loopback device, to the device that owns the address (IPv6 and IPv4-mapped GIDs).
+rc_loopback() {
+	local family gid before
+	two_hosts
+	for family in 6 4; do
+		gid=$(gid_index_of mrcsta "$(gid_of_v$family "$(eval echo \$A$family)")")
+		before=$(counter mrcsta rx_bytes)
+		server_a 18515 timeout 60 ibv_rc_pingpong -d mrcsta -g "$gid" -s 65536 -n 50 -c
+		na timeout 60 ibv_rc_pingpong -d mrcsta -g "$gid" -s 65536 -n 50 -c $A4 ||
+			fail "client failed (IPv$family, to its own host)"
+		wait $SERVER_PID || fail "server failed (IPv$family, to its own host)"
+		counter_grew mrcsta rx_bytes "$before" $((65536 * 100)) "RC to its own host over IPv$family"
+	done
+}
+
 ktap_run \
 	rc_pingpong_small \
+	rc_loopback \
 	rc_pingpong_4k \
 	rc_pingpong_64k_events \
 	rc_pingpong_1m \

@@ -136,8 +136,27 @@ ud_sq_scribbled() {
 ud_edges_ipv6() { two_hosts; ud_edges 6; }
 ud_edges_ipv4() { two_hosts; ud_edges 4; }
 
+# Datagrams between two QPs of one host, to its own GID (UCX connects every rank to itself so,
+# over UD: a rank that lost them died after 30 s): they come back over the loopback device, to
+# the device that owns the address. IPv6 and IPv4-mapped GIDs; rx_packets counts them.
+ud_loopback() {
+	local family gid before
+	two_hosts
+	for family in 6 4; do
+		gid=$(gid_index_of mrcsta "$(gid_of_v$family "$(eval echo \$A$family)")")
+		before=$(counter mrcsta rx_packets)
+		server_a $UD_PORT timeout 60 ibv_ud_pingpong -p $UD_PORT -d mrcsta -g "$gid" \
+			-s 1024 -n 50 -c
+		na timeout 60 ibv_ud_pingpong -p $UD_PORT -d mrcsta -g "$gid" -s 1024 -n 50 -c $A4 ||
+			fail "client failed (IPv$family, to its own host)"
+		wait $SERVER_PID || fail "server failed (IPv$family, to its own host)"
+		counter_grew mrcsta rx_packets "$before" 100 "UD to its own host over IPv$family"
+	done
+}
+
 ktap_run \
 	ud_pingpong_ipv6 \
+	ud_loopback \
 	ud_pingpong_ipv4_events \
 	ud_small_messages \
 	ud_send_bw \

@@ -11,9 +11,11 @@
  * The data path reads a device's sockets under RCU; detaching clears them
  * and waits for readers before the sockets are released.
  */
+#include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/seg6.h>
 #include <net/dst_cache.h>
+#include <net/addrconf.h>
 #include <net/inet_ecn.h>
 #include <net/ip6_checksum.h>
 #include <net/ip6_route.h>
@@ -52,9 +54,26 @@ struct mrc_net {
 static unsigned int mrc_net_id;
 static DEFINE_MUTEX(mrc_net_lock);	/* attach/detach, socket lifetime */
 
+/*
+ * The netdev a packet came in for. One a QP sent to an address of this
+ * host's own comes back over the loopback device (UCX connects every rank
+ * to itself, over UD too): it is for the netdev that owns its destination.
+ */
+static struct net_device *mrc_net_rx_dev_rcu(const struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+
+	if (!(skb->dev->flags & IFF_LOOPBACK))
+		return skb->dev;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return ipv6_dev_find(net, &ipv6_hdr(skb)->daddr, NULL);
+	return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+}
+
 static int mrc_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
-	struct mrc_dev *mdev;
+	struct net_device *ndev;
+	struct mrc_dev *mdev = NULL;
 
 	/* the UDP layer verified the checksum; step over the UDP header */
 	if (!pskb_may_pull(skb, sizeof(struct udphdr)))
@@ -62,7 +81,9 @@ static int mrc_encap_recv(struct sock *sk, struct sk_buff *skb)
 	__skb_pull(skb, sizeof(struct udphdr));
 
 	rcu_read_lock();
-	mdev = mrc_dev_lookup_rcu(skb->dev);
+	ndev = mrc_net_rx_dev_rcu(skb);
+	if (ndev)
+		mdev = mrc_dev_lookup_rcu(ndev);
 	if (mdev) {
 		mrc_race_window(MRC_RACE_DEV_LOOKUP);
 		mrc_recv(mdev, skb);	/* consumes the skb */
