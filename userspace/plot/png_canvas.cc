@@ -151,16 +151,22 @@ constexpr std::array<Glyph, 49> kFont = {{
 
 } // namespace
 
+void Canvas::block(int x, int y, int size, Rgb c) {
+    for (int k = 0; k < size * size; k++)
+        pixel(x + k % size, y + k / size, c);
+}
+
 void Canvas::text(int x, int y, std::string_view text, Rgb c, int scale) {
     for (const char ch : text) {
         const auto *g = std::find_if(kFont.begin(), kFont.end(),
                                      [ch](const Glyph &glyph) { return glyph.c == ch; });
 
-        for (int row = 0; g != kFont.end() && row < 5; row++)
-            for (int col = 0; col < 3; col++)
+        for (int row = 0; g != kFont.end() && row < 5; row++) {
+            for (int col = 0; col < 3; col++) {
                 if (g->rows[static_cast<size_t>(row)] & (4U >> static_cast<unsigned>(col)))
-                    for (int k = 0; k < scale * scale; k++)
-                        pixel(x + col * scale + k % scale, y + row * scale + k / scale, c);
+                    block(x + col * scale, y + row * scale, scale, c);
+            }
+        }
         x += kGlyphWidth * scale;
     }
 }

@@ -19,6 +19,8 @@ public:
 
     void pixel(int x, int y, Rgb c);
     void line(int x0, int y0, int x1, int y1, Rgb c);
+    // a SIZE x SIZE square, its top left at (x, y)
+    void block(int x, int y, int size, Rgb c);
     // TEXT in a 3x5 font drawn SCALE times larger, its top left at (x, y): digits, lower-case
     // letters and " .:-=/%"; other characters are left blank
     void text(int x, int y, std::string_view text, Rgb c, int scale = 2);
