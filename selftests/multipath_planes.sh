@@ -58,6 +58,18 @@ plane2_core_switches_swapped() {
 		spine_failure_under_stress "plane 2, 4 spines out" plane2_spines_out plane2_spines_in
 }
 
+# The same with plane 1's spines: the plane of the device's own netdev. A known failure, run
+# only with MRC_PENDING=1 (MRC_PENDING=1 make vm-test TESTS=multipath_planes.sh): B marks
+# plane 1's 128 EVs bad and then sends nothing over plane 2 (0 bytes on spine 5 in 3 s) until
+# plane 1 is back; mpi_flap.sh's job stalls the same way through its plane-1 swap.
+plane1_spines_out() { for i in 1 2 3 4; do clos_spine_a_link $i down; done; }
+plane1_spines_in() { for i in 1 2 3 4; do clos_spine_a_link $i up; done; }
+plane1_core_switches_swapped() {
+	FAILOVER_SPINE=1 FAILOVER_REF_SPINE=5 FAILOVER_MARKED_MIN=128 FAILOVER_MARKED_MAX=160 \
+		FAILOVER_DEAD_EVS='.plane == 1' FAILOVER_STRESS_SECS=75 \
+		spine_failure_under_stress "plane 1, 4 spines out" plane1_spines_out plane1_spines_in
+}
+
 # Planes over netlink: refusals that change nothing, and detaching a plane.
 plane_refusals_and_detach() {
 	two_planes
@@ -94,4 +106,5 @@ ktap_run \
 	two_planes_one_qp_uses_every_spine \
 	plane2_spine_link_down_and_back \
 	plane2_core_switches_swapped \
-	plane_refusals_and_detach
+	plane_refusals_and_detach \
+	${MRC_PENDING:+plane1_core_switches_swapped}
