@@ -28,6 +28,22 @@ good_events_b() { # MON [REASON]
 # ASSUMED_BAD and moves their traffic to the other spines, with every byte verified and no
 # QP error; once repaired, probes return the EVs to GOOD (within BACK_MS, if given) and
 # traffic crosses that spine again. A healthy fabric marks nothing first.
+# What a stall leaves to go by, twice 2 s apart: B's EVs by plane and state with their data
+# packets, the bytes each spine took from B and B's RC QPs' PSNs; then both hosts' counters.
+failover_diag() {
+	local i
+	for i in 1 2; do
+		evs_b | jq -c 'group_by(.plane, .state) | map({plane: .[0].plane,
+			state: .[0].state, n: length, pkts: (map(.packets // 0) | add)})'
+		echo "spines 1.. from B: $(for s in $(ip netns list | sed -n 's/^msts\([0-9]*\).*/\1/p' |
+			sort -n); do clos_spine_bytes_from_b "$s"; done | tr '\n' ' ')"
+		nb rdma res show qp 2>/dev/null | grep "type RC" | sed 's/ path-mig.*//'
+		[ $i = 2 ] || sleep 2
+	done
+	counters_of mrcsta
+	counters_of mrcstb
+}
+
 spine_failure_under_stress() { # WHAT "BREAK" "REPAIR" [BACK_MS]
 	local what=$1 break=$2 repair=$3 back_ms=${4:-}
 	local pid monpid marked t0 t1 t_fix t_mark t_first t_back bytes0 bytes1 ref0 ref1 pkts0 pkts1
@@ -78,7 +94,7 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR" [BACK_MS]
 		"data packets on the ASSUMED_BAD EVs: $pkts0 -> $pkts1"
 	assert_eq "$pkts1" "$pkts0" "data packets on ASSUMED_BAD EVs"
 	[ $(((bytes1 - bytes0) * 4)) -lt $((ref1 - ref0)) ] ||
-		fail "traffic still crosses spine $FAILOVER_SPINE"
+		{ failover_diag; fail "traffic still crosses spine $FAILOVER_SPINE"; }
 
 	t_fix=$(now_ms)
 	$repair
