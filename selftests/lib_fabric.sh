@@ -88,6 +88,20 @@ counter_grew() { # DEV NAME BEFORE MIN WHAT
 	[ $moved -ge "$4" ] || fail "$5: $1 $2 grew by $moved, expected $4"
 }
 
+# TOOL (ibv_rc_pingpong, ibv_ud_pingpong) between two QPs of host A's device, through its own
+# GID of FAMILY (4 or 6), 50 exchanges of SIZE bytes: the packets come back over the loopback
+# device, to the device that owns the address; A's counter COUNTER grows by at least MIN.
+pingpong_to_itself() { # TOOL PORT SIZE FAMILY COUNTER MIN
+	local tool=$1 port=$2 size=$3 family=$4 gid before
+	gid=$(gid_index_of mrcsta "$(gid_of_v"$family" "$(eval echo \$A"$family")")")
+	before=$(counter mrcsta "$5")
+	server_a "$port" timeout 60 "$tool" -p "$port" -d mrcsta -g "$gid" -s "$size" -n 50 -c
+	na timeout 60 "$tool" -p "$port" -d mrcsta -g "$gid" -s "$size" -n 50 -c $A4 ||
+		fail "$tool client failed (IPv$family, to its own host)"
+	wait $SERVER_PID || fail "$tool server failed (IPv$family, to its own host)"
+	counter_grew mrcsta "$5" "$before" "$6" "$tool to its own host over IPv$family"
+}
+
 veth_tx_bytes() { # NETNS DEV
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes"
 }

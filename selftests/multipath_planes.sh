@@ -49,26 +49,25 @@ plane2_spine_link_down_and_back() {
 
 # The four core switches of plane 2 swapped: every link of spines 5-8 to leaf A2 down at
 # once, then back. Plane 2's 128 EVs die, all marked; plane 1 carries everything meanwhile.
-plane2_spines_out() { for i in 5 6 7 8; do clos_spine_a_link $i down; done; }
-plane2_spines_in() { for i in 5 6 7 8; do clos_spine_a_link $i up; done; }
-plane2_core_switches_swapped() {
-	# eight link commands each way take seconds under emulation: a longer transfer
-	FAILOVER_SPINE=5 FAILOVER_REF_SPINE=1 FAILOVER_MARKED_MIN=128 FAILOVER_MARKED_MAX=160 \
-		FAILOVER_DEAD_EVS='.plane == 2' FAILOVER_STRESS_SECS=75 \
-		spine_failure_under_stress "plane 2, 4 spines out" plane2_spines_out plane2_spines_in
+# Eight link commands each way take seconds under emulation: a longer transfer.
+plane_swapped() { # PLANE (its spines' links to leaf A go down, then up)
+	local plane=$1 first=$(( ($1 - 1) * SPINES + 1 ))
+	FAILOVER_SPINE=$first FAILOVER_REF_SPINE=$(( (2 - plane) * SPINES + 1 )) \
+		FAILOVER_MARKED_MIN=128 FAILOVER_MARKED_MAX=160 FAILOVER_DEAD_EVS=".plane == $plane" \
+		FAILOVER_STRESS_SECS=75 spine_failure_under_stress "plane $plane, 4 spines out" \
+		"plane_spines $plane down" "plane_spines $plane up"
 }
+plane_spines() { # PLANE up|down
+	local i
+	for i in $(seq $(( ($1 - 1) * SPINES + 1 )) $(( $1 * SPINES ))); do clos_spine_a_link "$i" "$2"; done
+}
+plane2_core_switches_swapped() { plane_swapped 2; }
 
 # The same with plane 1's spines: the plane of the device's own netdev. A known failure, run
 # only with MRC_PENDING=1 (MRC_PENDING=1 make vm-test TESTS=multipath_planes.sh): B marks
 # plane 1's 128 EVs bad and then sends nothing over plane 2 (0 bytes on spine 5 in 3 s) until
 # plane 1 is back; mpi_flap.sh's job stalls the same way through its plane-1 swap.
-plane1_spines_out() { for i in 1 2 3 4; do clos_spine_a_link $i down; done; }
-plane1_spines_in() { for i in 1 2 3 4; do clos_spine_a_link $i up; done; }
-plane1_core_switches_swapped() {
-	FAILOVER_SPINE=1 FAILOVER_REF_SPINE=5 FAILOVER_MARKED_MIN=128 FAILOVER_MARKED_MAX=160 \
-		FAILOVER_DEAD_EVS='.plane == 1' FAILOVER_STRESS_SECS=75 \
-		spine_failure_under_stress "plane 1, 4 spines out" plane1_spines_out plane1_spines_in
-}
+plane1_core_switches_swapped() { plane_swapped 1; }
 
 # Planes over netlink: refusals that change nothing, and detaching a plane.
 plane_refusals_and_detach() {

@@ -58,17 +58,9 @@ rc_counters_count_traffic() {
 # An RC QP connected to a QP of its own host, through the host's own GID: the packets come back
 # over the loopback device, to the device that owns the address (IPv6 and IPv4-mapped GIDs).
 rc_loopback() {
-	local family gid before
 	two_hosts
-	for family in 6 4; do
-		gid=$(gid_index_of mrcsta "$(gid_of_v$family "$(eval echo \$A$family)")")
-		before=$(counter mrcsta rx_bytes)
-		server_a 18515 timeout 60 ibv_rc_pingpong -d mrcsta -g "$gid" -s 65536 -n 50 -c
-		na timeout 60 ibv_rc_pingpong -d mrcsta -g "$gid" -s 65536 -n 50 -c $A4 ||
-			fail "client failed (IPv$family, to its own host)"
-		wait $SERVER_PID || fail "server failed (IPv$family, to its own host)"
-		counter_grew mrcsta rx_bytes "$before" $((65536 * 100)) "RC to its own host over IPv$family"
-	done
+	pingpong_to_itself ibv_rc_pingpong 18515 65536 6 rx_bytes $((65536 * 100))
+	pingpong_to_itself ibv_rc_pingpong 18515 65536 4 rx_bytes $((65536 * 100))
 }
 
 ktap_run \

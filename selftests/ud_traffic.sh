@@ -140,18 +140,9 @@ ud_edges_ipv4() { two_hosts; ud_edges 4; }
 # over UD: a rank that lost them died after 30 s): they come back over the loopback device, to
 # the device that owns the address. IPv6 and IPv4-mapped GIDs; rx_packets counts them.
 ud_loopback() {
-	local family gid before
 	two_hosts
-	for family in 6 4; do
-		gid=$(gid_index_of mrcsta "$(gid_of_v$family "$(eval echo \$A$family)")")
-		before=$(counter mrcsta rx_packets)
-		server_a $UD_PORT timeout 60 ibv_ud_pingpong -p $UD_PORT -d mrcsta -g "$gid" \
-			-s 1024 -n 50 -c
-		na timeout 60 ibv_ud_pingpong -p $UD_PORT -d mrcsta -g "$gid" -s 1024 -n 50 -c $A4 ||
-			fail "client failed (IPv$family, to its own host)"
-		wait $SERVER_PID || fail "server failed (IPv$family, to its own host)"
-		counter_grew mrcsta rx_packets "$before" 100 "UD to its own host over IPv$family"
-	done
+	pingpong_to_itself ibv_ud_pingpong $UD_PORT 1024 6 rx_packets 100
+	pingpong_to_itself ibv_ud_pingpong $UD_PORT 1024 4 rx_packets 100
 }
 
 ktap_run \
