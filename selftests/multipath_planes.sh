@@ -66,7 +66,9 @@ plane2_core_switches_swapped() { plane_swapped 2; }
 # The same with plane 1's spines: the plane of the device's own netdev. A known failure, run
 # only with MRC_PENDING=1 (MRC_PENDING=1 make vm-test TESTS=multipath_planes.sh): B marks
 # plane 1's 128 EVs bad and then sends nothing over plane 2 (0 bytes on spine 5 in 3 s) until
-# plane 1 is back; mpi_flap.sh's job stalls the same way through its plane-1 swap.
+# plane 1 is back. Most likely the harness: mrc_stress's TCP side channel (its peer's Progress
+# messages release the ranges it may write again) runs over IPv4, which only plane 1 routes;
+# it needs a management network off the fabric before this case can judge mrc.
 plane1_core_switches_swapped() { plane_swapped 1; }
 
 # Planes over netlink: refusals that change nothing, and detaching a plane.
