@@ -10,6 +10,8 @@
 // (unless --quiet; AT_S counts from the first step), then
 // "summary steps N verified N median_ms X p99_ms Y max_ms Z". Exit status 0 only when every
 // element of every step on every rank was right.
+#include "percentile.h"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,6 +28,8 @@
 #include <vector>
 
 namespace {
+
+using mrc::jobs::percentile;
 
 struct Options {
     std::size_t bytes = 16UL << 20;
@@ -90,14 +94,6 @@ std::size_t count_wrong(const std::vector<float> &sum, int ranks, long step) {
         wrong += sum[i] != want ? 1 : 0;
     }
     return wrong;
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto at = static_cast<std::size_t>(std::lround(p * static_cast<double>(v.size() - 1)));
-    return v[std::min(at, v.size() - 1)];
 }
 
 // MPI_Init / MPI_Finalize for the life of main's body.

@@ -17,6 +17,7 @@
 // over mrc are blue, over TCP green; an event is a red line, and the time between a start
 // (start, out) and its end (end, back) is shaded. Each panel's title gives its run and its
 // median, p99 and max step time, as the table on stdout does.
+#include "percentile.h"
 #include "png_canvas.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 
 namespace {
 
+using mrc::jobs::percentile;
 using mrc::plot::Canvas;
 using mrc::plot::Rgb;
 
@@ -59,15 +61,6 @@ struct Stats {
     double p99 = 0.0;
     double max = 0.0;
 };
-
-// nearest-rank percentile, as mrc_allreduce reports it
-double percentile(std::vector<double> v, double p) {
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<size_t>(std::lround(p * static_cast<double>(v.size() - 1)));
-    return v[std::min(rank, v.size() - 1)];
-}
 
 Stats stats_of(const Run &r) {
     std::vector<double> ms;
