@@ -19,6 +19,7 @@ mpi_mca() { # mrc|tcp
 
 # mpirun on host NETNS (as mpi_rsh.sh would run it there) over the hostfile's N hosts, one rank
 # each, running mrc_allreduce JOB-ARGS; its output in MPI_OUT, its status returned.
+# MPI_MCA_EXTRA: more of mpirun's options.
 mpi_launch() { # N mrc|tcp NETNS JOB-ARGS...
 	local n=$1 transport=$2 ns=$3
 	shift 3
@@ -26,5 +27,5 @@ mpi_launch() { # N mrc|tcp NETNS JOB-ARGS...
 	MPI_OUT=$(ip netns exec "$ns" unshare --uts env $(cat "/tmp/mrc-mpi-env/$ns") SHELL=/bin/bash \
 		sh -c "hostname $ns && exec timeout 600 mpirun --allow-run-as-root \
 		--hostfile $MPI_HOSTFILE -np $n --map-by node --mca plm_rsh_agent $MPI_RSH \
-		$(mpi_mca "$transport") mrc_allreduce $*" 2>&1)
+		$(mpi_mca "$transport") ${MPI_MCA_EXTRA:-} mrc_allreduce $*" 2>&1)
 }
