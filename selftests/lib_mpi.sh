@@ -29,3 +29,9 @@ mpi_launch() { # N mrc|tcp NETNS JOB-ARGS...
 		--hostfile $MPI_HOSTFILE -np $n --map-by node --mca plm_rsh_agent $MPI_RSH \
 		$(mpi_mca "$transport") ${MPI_MCA_EXTRA:-} mrc_allreduce $*" 2>&1)
 }
+
+# A job's output on stdin without the ranks' backtraces (Open MPI's "[host:pid] [ n]" frames
+# and UCX's numbered ones): its messages, what a failed job leaves to go by.
+mpi_messages() {
+	grep -vE '^\[[^]]*\] \[ *[0-9]+\] |^ *[0-9]+ +/'
+}

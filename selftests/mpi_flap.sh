@@ -117,8 +117,7 @@ flap_job() { # TRANSPORT
 	wait $job || rc=$?
 	START=$(sed -n 's/^start_epoch //p' $JOB_OUT)
 	if [ $rc -ne 0 ] || [ -z "$START" ] || ! grep -q '^summary ' $JOB_OUT; then
-		# its messages, not the ranks' backtraces
-		grep -vE '^\[[^]]*\] \[ *[0-9]+\] |^ *[0-9]+ +/' $JOB_OUT | head -n 40
+		mpi_messages <$JOB_OUT | head -n 40
 		for h in $(clos_hosts); do counters_of mrcst$h; done
 		return 1
 	fi

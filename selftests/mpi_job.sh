@@ -33,7 +33,7 @@ mpi_run() { # N TRANSPORT JOB-ARGS...
 # counters.
 mpi_diag() { # N
 	local i
-	echo "$MPI_OUT" | grep -vE '^\[[^]]*\] \[ *[0-9]+\] ' | head -n 60
+	echo "$MPI_OUT" | mpi_messages | head -n 60
 	for i in $(seq "$1"); do counters_of "$(host_dev "$i")"; done
 	dmesg | tail -n 15
 }
