@@ -35,3 +35,12 @@ mpi_launch() { # N mrc|tcp NETNS JOB-ARGS...
 mpi_messages() {
 	grep -vE '^\[[^]]*\] \[ *[0-9]+\] |^ *[0-9]+ +/'
 }
+
+# The pid of the rank (mrc_allreduce) running in host NETNS (fails while there is none).
+mpi_rank_pid() { # NETNS
+	local p
+	for p in $(ip netns pids "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = mrc_allreduce ] && { echo "$p"; return 0; }
+	done
+	return 1
+}

@@ -49,14 +49,8 @@ flap_world() {
 
 # Every host runs its rank (fails while one does not).
 ranks_running() {
-	local h p found
-	for h in $(clos_hosts); do
-		found=
-		for p in $(ip netns pids mst$h); do
-			[ "$(cat "/proc/$p/comm" 2>/dev/null)" != mrc_allreduce ] || found=1
-		done
-		[ -n "$found" ] || return 1
-	done
+	local h
+	for h in $(clos_hosts); do mpi_rank_pid "mst$h" >/dev/null || return 1; done
 }
 
 event() { echo "flapevent $1 all $EPOCHREALTIME $2"; } # TRANSPORT WHAT

@@ -39,13 +39,7 @@ mpi_diag() { # N
 }
 
 # The pid of the rank running on host I (fails while there is none).
-rank_pid() { # I
-	local p
-	for p in $(ip netns pids "$(host_ns "$1")"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = mrc_allreduce ] && { echo "$p"; return 0; }
-	done
-	return 1
-}
+rank_pid() { mpi_rank_pid "$(host_ns "$1")"; } # I
 
 mrc_tx_bytes() { # I
 	counter "$(host_dev "$1")" tx_bytes
