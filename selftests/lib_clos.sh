@@ -375,6 +375,23 @@ clos_perftest() { # TOOL PORT ARGS...
 	wait $pid || fail "$tool failed on the server"
 }
 
+# The same with the roles swapped: the server on host B, the client on host A (for
+# ib_read_bw, A reads B's memory: the data crosses the fabric from B to A).
+clos_perftest_a_client() { # TOOL PORT ARGS...
+	local tool=$1 port=$2 gid_a gid_b pid
+	shift 2
+	gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $CLOS_A6)")
+	gid_b=$(gid_index_of mrcstb "$(gid_of_v6 $CLOS_B6)")
+	nb timeout 240 "$tool" -d mrcstb -x "$gid_b" -p "$port" -F "$@" &
+	pid=$!
+	wait_until 20 nb grep -qE ":$(printf %04X "$port") [0-9A-F]+:[0-9A-F]+ 0A " /proc/net/tcp \
+		/proc/net/tcp6
+	na timeout 240 "$tool" -d mrcsta -x "$gid_a" -p "$port" -F "$@" \
+		$CLOS_B4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
+		{ kill $pid; fail "$tool failed on the client"; }
+	wait $pid || fail "$tool failed on the server"
+}
+
 # Bytes spine I received from leaf B (the B -> A direction).
 clos_spine_bytes_from_b() { # I
 	ns_ex msts$1 cat /sys/class/net/msts$1-b/statistics/rx_bytes

@@ -54,7 +54,14 @@ evs_b_ready() { [ "$(nb mrcctl -j ev show dev mrcstb dst $CLOS_A6 | jq length)" 
 rate_link_down() { clos_spine_a_link 2 down; }	# a link signal at leaf A only
 rate_blackhole() { ns_ex msts2 tc qdisc add dev msts2-a root netem loss 100%; }	# none
 
-# One QP's ib_write_bw from B to A for SECONDS, host A's receive counter sampled every
+# The requester whose QP the rate tests watch: host B's for WRITEs, host A's for READs.
+RATE_OP=${RATE_OP:-write}
+rate_requester() { # mrcctl ARGS... (with "dev" last)
+	if [ "$RATE_OP" = read ]; then na "$@" mrcsta; else nb "$@" mrcstb; fi
+}
+
+# One QP's ib_write_bw from B to A for SECONDS (RATE_OP=read: A's ib_read_bw of B's
+# memory, which moves the data the same way), host A's receive counter sampled every
 # 100 ms into RATE_SAMPLES ("ms bytes" lines). With AT and BREAK: BREAK runs AT seconds
 # after the QP is up, at RATE_T_BREAK (ms). perftest's own bandwidth is not used: under
 # emulation its clock calibration may fail and report 0.
@@ -67,15 +74,19 @@ rate_run() { # SECONDS [AT BREAK]
 	RATE_ANCHOR=$!
 	sample_rx_a >$RATE_SAMPLES 2>/dev/null &
 	sampler=$!
-	clos_perftest ib_write_bw 18515 -s 65536 -D "$secs" >/tmp/rate-bw.out 2>&1 &
+	if [ "$RATE_OP" = read ]; then
+		clos_perftest_a_client ib_read_bw 18515 -s 65536 -D "$secs" >/tmp/rate-bw.out 2>&1 &
+	else
+		clos_perftest ib_write_bw 18515 -s 65536 -D "$secs" >/tmp/rate-bw.out 2>&1 &
+	fi
 	bw=$!
 	wait_until 30 evs_b_ready
 	if [ -n "$break" ]; then
 		sleep "$at"
 		# B's QP as the failure finds it; its longest wait starts over, so that what
 		# it waits from now on is the failure's, not the start's or a VM hold-up's
-		nb mrcctl -j stats qp dev mrcstb >$RATE_QP_PRE_JSON 2>/dev/null || true
-		nb mrcctl stats reset-stall dev mrcstb
+		rate_requester mrcctl -j stats qp dev >$RATE_QP_PRE_JSON 2>/dev/null || true
+		rate_requester mrcctl stats reset-stall dev
 		RATE_T_BREAK=$(now_ms)
 		$break
 		# B's QP as last seen alive, for the checks and for a failure to show: polled
@@ -83,7 +94,7 @@ rate_run() { # SECONDS [AT BREAK]
 		# stalled VM eats seconds of the commands around it)
 		rm -f $RATE_QP_JSON
 		(set +e; while sleep 1; do
-			nb mrcctl -j stats qp dev mrcstb >$RATE_QP_JSON.new 2>/dev/null
+			rate_requester mrcctl -j stats qp dev >$RATE_QP_JSON.new 2>/dev/null
 			jq -e 'length > 0' $RATE_QP_JSON.new >/dev/null 2>&1 &&
 				mv $RATE_QP_JSON.new $RATE_QP_JSON
 		done) &
@@ -92,7 +103,7 @@ rate_run() { # SECONDS [AT BREAK]
 	wait $bw || {
 		kill $stats 2>/dev/null || true
 		cat /tmp/rate-bw.out >&2
-		fail "ib_write_bw failed"
+		fail "the $RATE_OP transfer failed"
 	}
 	[ -z "$stats" ] || { kill $stats; wait $stats; } 2>/dev/null || true
 	kill $sampler $RATE_ANCHOR

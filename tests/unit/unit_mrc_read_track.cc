@@ -103,4 +103,109 @@ TEST_F(ReadTrack, numbers_wrap) {
     EXPECT_TRUE(mrc_read_track_arrived(&t, a, 0));
 }
 
+// Response @i of chunk @seq arrives at @now, with a reordering window of kWait.
+constexpr uint64_t kWait = 100;
+
+class ReadLoss : public ReadTrack {
+protected:
+    void arrive(uint32_t seq, uint32_t i, uint64_t now) {
+        ASSERT_EQ(mrc_read_track_mark(&t, seq, i), 1) << seq << " " << i;
+        mrc_read_track_overtake(&t, seq, i, now + kWait);
+    }
+    uint64_t lost(uint32_t seq, uint64_t now) {
+        judge = 0;
+        return mrc_read_track_lost(&t, seq, now, &judge);
+    }
+    uint64_t judge = 0;
+};
+
+TEST_F(ReadLoss, an_overtaken_response_is_lost_a_window_after_it_was_overtaken) {
+    const uint32_t seq = mrc_read_track_open(&t, 64);
+    arrive(seq, 0, 1000);
+    arrive(seq, 1, 1000);
+    arrive(seq, 3, 1010);
+    arrive(seq, 4, 1050);
+    EXPECT_EQ(lost(seq, 1109), 0U) << "within the window";
+    EXPECT_EQ(judge, 1110U) << "from the first arrival that overtook it";
+    EXPECT_EQ(mrc_read_track_next_judge(&t), 1110U);
+    EXPECT_EQ(lost(seq, 1110), 1ULL << 2);
+    EXPECT_EQ(judge, 0U);
+}
+
+TEST_F(ReadLoss, a_late_arrival_within_the_window_is_no_loss) {
+    const uint32_t seq = mrc_read_track_open(&t, 64);
+    arrive(seq, 1, 1000);
+    arrive(seq, 0, 1050);
+    EXPECT_EQ(lost(seq, 5000), 0U);
+    EXPECT_EQ(judge, 0U);
+    EXPECT_EQ(mrc_read_track_next_judge(&t), 0U);
+    arrive(seq, 3, 6000);
+    EXPECT_EQ(lost(seq, 6100), 1ULL << 2) << "a new hole has its own window";
+}
+
+TEST_F(ReadLoss, nothing_overtook_the_tail_of_the_newest_chunk) {
+    const uint32_t seq = mrc_read_track_open(&t, 64);
+    for (uint32_t i = 0; i < 10; i++)
+        arrive(seq, i, 1000);
+    EXPECT_EQ(lost(seq, 1'000'000), 0U) << "responses 10..63 may still be on their way";
+}
+
+TEST_F(ReadLoss, a_later_chunk_overtakes_every_missing_response_of_earlier_ones) {
+    const uint32_t a = mrc_read_track_open(&t, 64);
+    const uint32_t b = mrc_read_track_open(&t, 8);
+    const uint32_t c = mrc_read_track_open(&t, 64);
+    for (uint32_t i = 0; i < 10; i++)
+        arrive(a, i, 1000);
+    arrive(c, 0, 2000);
+    EXPECT_EQ(lost(a, 2100), ~0ULL << 10);
+    EXPECT_EQ(lost(b, 2100), 0xffULL) << "no response of b came, all 8 are overtaken";
+    EXPECT_EQ(lost(c, 2100), 0U);
+}
+
+TEST_F(ReadLoss, asked_again_they_are_judged_again_later) {
+    const uint32_t seq = mrc_read_track_open(&t, 4);
+    arrive(seq, 0, 1000);
+    arrive(seq, 3, 1000);
+    ASSERT_EQ(lost(seq, 1100), 0x6ULL);
+    mrc_read_track_asked(&t, seq, 1500);
+    EXPECT_EQ(lost(seq, 1499), 0U);
+    EXPECT_EQ(judge, 1500U);
+    arrive(seq, 1, 1200); // a resend's response
+    EXPECT_EQ(lost(seq, 1500), 0x4ULL) << "the other one's copy is lost too";
+    arrive(seq, 2, 1600);
+    EXPECT_EQ(lost(seq, 1'000'000), 0U);
+    EXPECT_EQ(t.tail, t.head) << "complete";
+    EXPECT_EQ(mrc_read_track_next_judge(&t), 0U);
+}
+
+TEST_F(ReadLoss, chunks_that_are_not_tracked_have_no_losses) {
+    const uint32_t seq = mrc_read_track_open(&t, 4);
+    arrive(seq, 3, 1000);
+    mrc_read_track_release(&t, seq + 1);
+    EXPECT_EQ(lost(seq, 1'000'000), 0U) << "released";
+    mrc_read_track_overtake(&t, seq + 5, 0, 1); // not opened: ignored
+    EXPECT_EQ(mrc_read_track_next_judge(&t), 0U);
+}
+
+// The responder serves repeated requests first: a chunk asked for again is no evidence of
+// order either way, and its responses wait for the judgement its asking set.
+TEST_F(ReadLoss, a_chunk_asked_for_again_neither_overtakes_nor_is_overtaken) {
+    const uint32_t a = mrc_read_track_open(&t, 8);
+    const uint32_t b = mrc_read_track_open(&t, 8);
+    arrive(a, 0, 1000);
+    mrc_read_track_again(&t, b); // say its READ_REQ went again
+    arrive(b, 7, 1100);
+    EXPECT_EQ(lost(a, 1'000'000), 0U) << "b's repeat may have gone ahead of a's tail";
+    arrive(b, 3, 1200);
+    EXPECT_EQ(lost(b, 1'000'000), 0U) << "nor does b's order say anything";
+    mrc_read_track_again(&t, a);
+    mrc_read_track_asked(&t, a, 2000);
+    EXPECT_EQ(lost(a, 1999), 0U);
+    EXPECT_EQ(lost(a, 2000), 0U) << "nothing of a was overtaken: nothing to ask for";
+    const uint32_t c = mrc_read_track_open(&t, 8);
+    arrive(c, 0, 3000);
+    arrive(c, 2, 3000);
+    EXPECT_EQ(lost(c, 3100), 1ULL << 1) << "a chunk not asked again keeps its order";
+}
+
 } // namespace

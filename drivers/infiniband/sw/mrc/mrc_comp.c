@@ -357,6 +357,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_swqe *w = mrc_req_find_psn(qp, hdr->psn);
 	u32 idx, off, seg, chunk, len = hdr->payload_len;
+	u64 judge;
 	void *buf;
 	int err;
 
@@ -389,6 +390,10 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	/* its PSN was sent, so its chunk is tracked or complete: this counts it once */
 	if (mrc_read_track_mark(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS) != 1)
 		return;
+	/* the missing responses it overtook are lost a reordering window from now */
+	judge = ktime_get_ns() + mrc_loss_reo_wnd(&qp->req.loss);
+	if (mrc_read_track_overtake(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS, judge))
+		mrc_req_arm_loss_timer(qp, judge);
 	w->resp_pkts++;
 	w->progress_at = jiffies;
 	mrc_comp_progress(qp);

@@ -132,6 +132,8 @@ struct mrc_resp_evt {
 	u64 va;
 	u64 swap_add;
 	u64 compare;
+	u32 resp_psn;			/* READ: the response last sent from this slot */
+	u32 resp_ev;			/* ... its EV + 1; 0: none since the slot's request */
 };
 
 /* A receive WQE the responder has taken from the RQ ring. */
@@ -259,6 +261,7 @@ int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_free(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
+void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns);
 bool mrc_req_has_work(const struct mrc_qp *qp);
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_doorbell(struct mrc_qp *qp);

@@ -45,7 +45,6 @@ MODULE_PARM_DESC(cc_target_delay_us,
 
 static void mrc_req_timer(struct timer_list *t);
 static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t);
-static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns);
 static void mrc_req_work(struct work_struct *work);
 
 static inline u32 mrc_req_slot(const struct mrc_qp *qp, u32 psn)
@@ -481,6 +480,10 @@ static int mrc_req_xmit(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 		if (mrc_wqe_is_read(wqe)) {
 			u32 end_off, end_seg;
 
+			if (retx)	/* served ahead of the peer's queue */
+				mrc_read_track_again(qp->req.reads, w->first_chunk +
+						     idx / MRC_READ_REQ_MAX_PKTS);
+
 			mrc_seg_get(len, qp->mtu, last, &end_off, &end_seg);
 			hdr.msg.read_len = end_off + end_seg - off;
 			seg = 0;
@@ -732,6 +735,95 @@ static int mrc_req_tail_probe(struct mrc_qp *qp, int budget)
 }
 
 /*
+ * How long READ responses asked for again may take before they count as
+ * lost again: a round trip and the reordering window (the retransmit
+ * timeout while no round trip is known).
+ */
+static u64 mrc_req_read_again_ns(const struct mrc_qp *qp)
+{
+	const struct mrc_loss *l = &qp->req.loss;
+
+	if (!l->srtt_ns)
+		return jiffies_to_nsecs(mrc_req_rto(qp));
+	return (u64)l->srtt_ns + mrc_loss_reo_wnd(l);
+}
+
+/* Whether the READ_REQ asking for response @idx of @w arrived (was acknowledged). */
+static bool mrc_req_read_requested(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
+{
+	return mrc_tx_window_is_acked(&qp->req.txw, w->first_psn + idx);
+}
+
+/*
+ * The lost responses of chunk @k of READ @w asked for again, each run of
+ * them by one READ_REQ (a packet that asks for an ACK: it takes an EV
+ * proven lately). A response whose READ_REQ is not acknowledged yet is
+ * left to the requests' own loss detection, which resends that READ_REQ.
+ */
+static int mrc_req_read_chunk_again(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, u64 lost,
+				    u64 now, int budget)
+{
+	u32 base = k * MRC_READ_REQ_MAX_PKTS;
+
+	while (lost) {
+		u32 first = __ffs64(lost), n = 1;
+
+		lost &= lost - 1;
+		if (base + first >= w->next_pkt)
+			break;
+		if (!mrc_req_read_requested(qp, w, base + first))
+			continue;
+		while (first + n < MRC_READ_REQ_MAX_PKTS && (lost >> (first + n) & 1) &&
+		       base + first + n < w->next_pkt &&
+		       mrc_req_read_requested(qp, w, base + first + n)) {
+			lost &= ~(1ULL << (first + n));
+			n++;
+		}
+		mrc_req_xmit(qp, w, base + first, n, MRC_TX_RESEND);
+		mrc_stats_add(mrc_qp_dev(qp), MRC_CNT_READ_RESPONSES_LOST, n);
+		budget--;
+	}
+	mrc_read_track_asked(qp->req.reads, w->first_chunk + k, now + mrc_req_read_again_ns(qp));
+	return budget;
+}
+
+/*
+ * READ responses found lost by their order (mrc_read_track_lost()) are
+ * asked for again within a reordering window, not after a retransmit
+ * timeout without progress; the earliest chunk still waiting arms the loss
+ * timer. At most MRC_REQ_READ_AGAIN requests a pass: the peer queues them
+ * apart, in MRC_RESP_AGAIN slots.
+ */
+static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
+{
+	struct mrc_req *req = &qp->req;
+	u64 now = ktime_get_ns(), next, judge, lost;
+	int floor = budget - MRC_REQ_READ_AGAIN;
+	u32 i, k;
+
+	if (req->reads->tail == req->reads->head)
+		return budget;
+	for (i = req->done; i != req->next && budget > floor; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (!w->next_pkt)
+			break;
+		if (w->status || !mrc_wqe_is_read(w->wqe))
+			continue;
+		for (k = mrc_req_read_first_missing(qp, w) / MRC_READ_REQ_MAX_PKTS;
+		     k < DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS) && budget > floor; k++) {
+			lost = mrc_read_track_lost(req->reads, w->first_chunk + k, now, &judge);
+			if (lost)
+				budget = mrc_req_read_chunk_again(qp, w, k, lost, now, budget);
+		}
+	}
+	next = mrc_read_track_next_judge(req->reads);
+	if (next)
+		mrc_req_arm_loss_timer(qp, next);
+	return budget;
+}
+
+/*
  * Whether an ACK or response leaves the requester something to do: WQEs
  * waiting for window or READ/atomic credit, or holes for loss detection
  * to judge. Timeouts and RNR back-offs come with their timer.
@@ -924,7 +1016,7 @@ static int mrc_req_return_resend(struct mrc_qp *qp, int budget)
 }
 
 /* Arm the loss timer for @deadline_ns, unless it fires before that anyway. */
-static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
+void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
 {
 	struct hrtimer *t = &qp->req.loss_timer;
 	ktime_t when = ns_to_ktime(deadline_ns);
@@ -951,21 +1043,27 @@ static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
 	u64 deadline = 0;
 
 	spin_lock(&req->lock);	/* a soft hrtimer: BHs are off */
-	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR &&
-	    mrc_tx_window_outstanding(&req->txw)) {
+	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR) {
 		u64 now = ktime_get_ns(), look = 0;
+		u64 reads = mrc_read_track_next_judge(req->reads);
 
-		kick = mrc_tx_window_holes(&req->txw) ||
-		       mrc_loss_tlp_due(&req->loss, req->quiet_since_ns, req->tlp_probes,
-					now, &deadline);
-		if (req->timeout_ns &&
-		    mrc_loss_return_due(&req->loss, req->timeout_ns,
-					mrc_path_heard_ns(qp->path), now, &look)) {
-			req->path_returned = true;
-			kick = true;
+		/* READ responses to judge: their READ_REQs may all be acknowledged */
+		kick = reads && reads <= now;
+		if (mrc_tx_window_outstanding(&req->txw)) {
+			kick |= mrc_tx_window_holes(&req->txw) ||
+				mrc_loss_tlp_due(&req->loss, req->quiet_since_ns, req->tlp_probes,
+						 now, &deadline);
+			if (req->timeout_ns &&
+			    mrc_loss_return_due(&req->loss, req->timeout_ns,
+						mrc_path_heard_ns(qp->path), now, &look)) {
+				req->path_returned = true;
+				kick = true;
+			}
 		}
 		if (look && (!deadline || look < deadline))
 			deadline = look;
+		if (reads > now && (!deadline || reads < deadline))
+			deadline = reads;
 		/* a pass may have armed it again while this waited for the lock */
 		if (!kick && deadline && !hrtimer_is_queued(t)) {
 			hrtimer_set_expires(t, ns_to_ktime(deadline));
@@ -1033,6 +1131,7 @@ void mrc_req_run(struct mrc_qp *qp)
 	if (state == IB_QPS_RTS)
 		mrc_req_fetch(qp);
 	budget = mrc_req_fast_retransmit(qp, budget);
+	budget = mrc_req_read_losses(qp, budget);
 	budget = mrc_req_send_new(qp, budget);
 	budget = mrc_req_tail_probe(qp, budget);
 	mrc_comp_complete(qp);

@@ -586,6 +586,40 @@ static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *
 }
 
 /*
+ * READ response @psn leaves on @ev: if it is asked for again, that EV is
+ * the first suspect (mrc_resp_read_asked_again()).
+ */
+static void mrc_resp_sent_read(struct mrc_qp *qp, u32 psn, u32 ev)
+{
+	struct mrc_resp_evt *e = mrc_resp_evt(qp, psn);
+
+	e->resp_psn = psn;
+	e->resp_ev = ev + 1;
+}
+
+/*
+ * Duplicate READ_REQ @ask asks again for responses sent already: the EVs
+ * they took, most likely, lost them. Bounded by the READ_REQ_MAX_PKTS a
+ * request may ask for; a slot whose request is newer names no response.
+ */
+static void mrc_resp_read_asked_again(struct mrc_qp *qp, const struct mrc_read_ask *ask)
+{
+	u32 n = min_t(u32, DIV_ROUND_UP(ask->len, qp->mtu), MRC_READ_REQ_MAX_PKTS);
+	u32 i, last_ev = 0;
+
+	for (i = 0; i < max(n, 1U); i++) {
+		struct mrc_resp_evt *e = mrc_resp_evt(qp, ask->psn + i);
+
+		if (e->resp_psn != ask->psn + i || !e->resp_ev)
+			continue;
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_READ_RESPONSES_RESENT);
+		if (e->resp_ev != last_ev)
+			mrc_path_lost_unnumbered(qp->path, e->resp_ev - 1);
+		last_ev = e->resp_ev;
+	}
+}
+
+/*
  * Send up to @budget READ response packets, oldest job first. Returns
  * whether jobs remain. Called with resp.lock held.
  */
@@ -636,7 +670,7 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
 			mrc_mr_put(mr);
 		}
-		mrc_qp_next_ev(qp, &tx);
+		mrc_resp_sent_read(qp, hdr.psn, mrc_qp_next_ev(qp, &tx));
 		mrc_pkt_send(qp, skb, &tx);
 		/*
 		 * A job leaves the queue with its last response: the requester
@@ -691,6 +725,7 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_READ);
 			break;
 		}
+		mrc_resp_read_asked_again(qp, &ask);
 		mrc_resp_evt_read(&e, hdr);
 		if (mrc_resp_start_read(qp, hdr->psn, &e, true))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,

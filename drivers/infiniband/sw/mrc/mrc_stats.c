@@ -49,6 +49,8 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_RETURN_RESENDS].name = "return_resends",
 	[MRC_CNT_DROP_BAD_QKEY].name = "drop_bad_qkey",
 	[MRC_CNT_DROP_NO_RECV_WQE].name = "drop_no_recv_wqe",
+	[MRC_CNT_READ_RESPONSES_LOST].name = "read_responses_lost",
+	[MRC_CNT_READ_RESPONSES_RESENT].name = "read_responses_resent",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_NR_COUNTERS);

@@ -20,9 +20,20 @@ static const struct mrc_read_chunk *mrc_read_slot_c(const struct mrc_read_track 
 	return &t->chunk[seq & (MRC_READ_TRACK_CHUNKS - 1U)];
 }
 
+static uint64_t mrc_read_first(uint32_t n)
+{
+	return n >= 64U ? ~0ULL : (1ULL << n) - 1ULL;
+}
+
 static bool mrc_read_chunk_complete(const struct mrc_read_chunk *c)
 {
-	return c->arrived == (c->npkts >= 64U ? ~0ULL : (1ULL << c->npkts) - 1ULL);
+	return c->arrived == mrc_read_first(c->npkts);
+}
+
+/* The responses of @c missing although a later one arrived. */
+static uint64_t mrc_read_overtaken(const struct mrc_read_chunk *c)
+{
+	return ~c->arrived & mrc_read_first(c->npkts) & mrc_read_first(c->upto);
 }
 
 /* Whether chunk @seq is tracked now: opened, and not before the oldest incomplete. */
@@ -49,8 +60,11 @@ uint32_t mrc_read_track_open(struct mrc_read_track *t, uint32_t npkts)
 	struct mrc_read_chunk *c = mrc_read_slot(t, t->head);
 
 	c->arrived = 0;
+	c->judge_ns = 0;
 	c->seq = t->head;
 	c->npkts = npkts;
+	c->upto = 0;
+	c->again = false;
 	return t->head++;
 }
 
@@ -91,6 +105,8 @@ int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i)
 	if (c->arrived >> i & 1U)
 		return 0;
 	c->arrived |= 1ULL << i;
+	if (!mrc_read_overtaken(c))
+		c->judge_ns = 0;
 	mrc_read_track_advance(t);
 	return 1;
 }
@@ -108,4 +124,113 @@ void mrc_read_track_release(struct mrc_read_track *t, uint32_t end)
 	if (end - t->tail <= t->head - t->tail)
 		t->tail = end;
 	mrc_read_track_advance(t);
+}
+
+/* The responses of @c before @upto were overtaken: lost at @judge_ns, unless found lost before. */
+static bool mrc_read_chunk_overtake(struct mrc_read_chunk *c, uint32_t upto, uint64_t judge_ns)
+{
+	if (c->again)
+		return false;
+	if (upto > c->upto)
+		c->upto = upto;
+	if (c->judge_ns || !mrc_read_overtaken(c))
+		return false;
+	c->judge_ns = judge_ns;
+	return true;
+}
+
+/**
+ * mrc_read_track_overtake() - response @i of chunk @seq arrived first time.
+ * @t: the tracker
+ * @seq: its chunk
+ * @i: its index there
+ * @judge_ns: when the responses it overtook count as lost if still missing
+ *	      (the arrival's time and a reordering window; not 0)
+ *
+ * It overtook the responses before it in chunk @seq and every response of
+ * earlier chunks: each chunk is overtaken whole once (@t->overtaken), so
+ * this costs a chunk's worth of work per chunk, not per response.
+ *
+ * Return: whether a response newly waits to be judged at @judge_ns (the
+ * caller arms its timer then).
+ */
+bool mrc_read_track_overtake(struct mrc_read_track *t, uint32_t seq, uint32_t i,
+			     uint64_t judge_ns)
+{
+	bool waits = false;
+	uint32_t s;
+
+	if (!mrc_read_tracked(t, seq) || mrc_read_slot(t, seq)->again)
+		return false;
+	if (!judge_ns)
+		judge_ns = 1;
+	if ((int32_t)(t->overtaken - t->tail) < 0)
+		t->overtaken = t->tail;
+	for (s = t->overtaken; (int32_t)(seq - s) > 0; s++) {
+		struct mrc_read_chunk *c = mrc_read_slot(t, s);
+
+		waits |= mrc_read_chunk_overtake(c, c->npkts, judge_ns);
+	}
+	if ((int32_t)(seq - t->overtaken) > 0)
+		t->overtaken = seq;
+	return mrc_read_chunk_overtake(mrc_read_slot(t, seq), i, judge_ns) || waits;
+}
+
+/**
+ * mrc_read_track_lost() - the responses of chunk @seq lost by @now_ns.
+ * @t: the tracker
+ * @seq: the chunk
+ * @now_ns: the time
+ * @judge_ns: set to when some will be, if none is now (0: none will be)
+ *
+ * Return: bit i set for each lost response i (0: none).
+ */
+uint64_t mrc_read_track_lost(const struct mrc_read_track *t, uint32_t seq, uint64_t now_ns,
+			     uint64_t *judge_ns)
+{
+	const struct mrc_read_chunk *c = mrc_read_slot_c(t, seq);
+	uint64_t lost;
+
+	*judge_ns = 0;
+	if (!mrc_read_tracked(t, seq) || !c->judge_ns)
+		return 0;
+	lost = mrc_read_overtaken(c);
+	if (lost && now_ns < c->judge_ns) {
+		*judge_ns = c->judge_ns;
+		return 0;
+	}
+	return lost;
+}
+
+/*
+ * mrc_read_track_asked() - the lost responses of chunk @seq were asked for
+ * again: if still missing at @judge_ns (a round trip and a reordering
+ * window on), they are lost again.
+ */
+void mrc_read_track_asked(struct mrc_read_track *t, uint32_t seq, uint64_t judge_ns)
+{
+	if (mrc_read_tracked(t, seq))
+		mrc_read_slot(t, seq)->judge_ns = judge_ns ? judge_ns : 1;
+}
+
+/* Responses of chunk @seq are asked for again (its READ_REQ, or some of them, resent). */
+void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq)
+{
+	if (mrc_read_tracked(t, seq))
+		mrc_read_slot(t, seq)->again = true;
+}
+
+/* The earliest time a tracked chunk has responses lost (0: no chunk will). */
+uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t)
+{
+	uint64_t next = 0;
+	uint32_t s;
+
+	for (s = t->tail; s != t->head; s++) {
+		const struct mrc_read_chunk *c = mrc_read_slot_c(t, s);
+
+		if (c->judge_ns && mrc_read_overtaken(c) && (!next || c->judge_ns < next))
+			next = c->judge_ns;
+	}
+	return next;
 }

@@ -11,6 +11,17 @@
  * READs is fixed when it is created, however long they are -- a map per
  * READ WQE would be a megabyte for a 2 GiB READ, allocated from whatever
  * a process posts.
+ *
+ * Loss of responses is found by their order: the responder sends the
+ * responses of a chunk in index order, and the chunks in the order of their
+ * READ_REQs, so a response that arrives overtakes every earlier one still
+ * missing. Those count as lost once a wait the caller gives (its reordering
+ * window) has passed (mrc_read_track_overtake(), mrc_read_track_lost()):
+ * a round trip or two, where waiting for a retransmit timeout without
+ * progress cost a flapping fabric seconds per READ. The responder serves
+ * repeated requests ahead of its queue, so a chunk asked for again (a
+ * response or its READ_REQ resent) neither overtakes nor is overtaken:
+ * its responses are judged a round trip after they were asked for.
  */
 #ifndef MRC_READ_TRACK_H
 #define MRC_READ_TRACK_H
@@ -22,14 +33,18 @@
 
 struct mrc_read_chunk {
 	uint64_t arrived;	/* bit i: its i-th response is in */
+	uint64_t judge_ns;	/* the missing ones below @upto are lost from then; 0: none */
 	uint32_t seq;		/* the chunk this slot tracks */
 	uint32_t npkts;		/* responses it asks for: 1 ... 64 */
+	uint32_t upto;		/* the responses before this one were overtaken */
+	bool again;		/* some of it asked for again: its order proves nothing */
 };
 
 struct mrc_read_track {
 	struct mrc_read_chunk chunk[MRC_READ_TRACK_CHUNKS];
 	uint32_t head;		/* the number the next chunk gets */
 	uint32_t tail;		/* the oldest chunk not complete; head: none */
+	uint32_t overtaken;	/* the chunks before it were overtaken whole */
 };
 
 void mrc_read_track_init(struct mrc_read_track *t);
@@ -38,5 +53,12 @@ uint32_t mrc_read_track_open(struct mrc_read_track *t, uint32_t npkts);
 bool mrc_read_track_arrived(const struct mrc_read_track *t, uint32_t seq, uint32_t i);
 int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i);
 void mrc_read_track_release(struct mrc_read_track *t, uint32_t end);
+bool mrc_read_track_overtake(struct mrc_read_track *t, uint32_t seq, uint32_t i,
+			     uint64_t judge_ns);
+uint64_t mrc_read_track_lost(const struct mrc_read_track *t, uint32_t seq, uint64_t now_ns,
+			     uint64_t *judge_ns);
+void mrc_read_track_asked(struct mrc_read_track *t, uint32_t seq, uint64_t judge_ns);
+void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq);
+uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t);
 
 #endif /* MRC_READ_TRACK_H */
