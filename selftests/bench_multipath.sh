@@ -69,7 +69,7 @@ failover_row() { # FABRIC NAME BREAK
 	v=$(measure failover "$1" "$2" "$3")
 	shift
 	if [ "$v" = fail ]; then
-		printf '  %-12s %s\n' "$1" "fail (ib_write_bw or a QP error)"
+		printf '  %-12s %s\n' "$1" "fail (perftest or a QP error)"
 		FAILED=$((FAILED + 1))
 		return
 	fi
@@ -93,6 +93,8 @@ aggregate_row "pinned to one EV" 1 sprayed rate_fabric mode exp ev 0xc000
 echo "fabric ECMP, one spine failing 4 s into a 14 s sprayed transfer:"
 failover_row rate_fabric "link down" rate_link_down
 failover_row rate_fabric "blackhole" rate_blackhole
+echo "fabric ECMP, host A's ib_read_bw of B's memory (B's READ responses cross the failure):"
+RATE_OP=read failover_row rate_fabric "READ, blackhole" rate_blackhole
 echo "fabric SRv6 (SRV6 EVs: $N x 64 SIDs, the sender picks the spine; spines run End), MB/s:"
 aggregate_row "sprayed, round robin, $((N * 64)) EVs" $N sprayed rate_srv6_fabric
 aggregate_row "pinned to one EV" 1 sprayed rate_srv6_fabric fmt 1 mode exp ev fc00:e1::1

@@ -127,7 +127,7 @@ TEST_F(ReadLoss, an_overtaken_response_is_lost_a_window_after_it_was_overtaken) 
     arrive(seq, 4, 1050);
     EXPECT_EQ(lost(seq, 1109), 0U) << "within the window";
     EXPECT_EQ(judge, 1110U) << "from the first arrival that overtook it";
-    EXPECT_EQ(mrc_read_track_next_judge(&t), 1110U);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 0), 1110U);
     EXPECT_EQ(lost(seq, 1110), 1ULL << 2);
     EXPECT_EQ(judge, 0U);
 }
@@ -138,7 +138,7 @@ TEST_F(ReadLoss, a_late_arrival_within_the_window_is_no_loss) {
     arrive(seq, 0, 1050);
     EXPECT_EQ(lost(seq, 5000), 0U);
     EXPECT_EQ(judge, 0U);
-    EXPECT_EQ(mrc_read_track_next_judge(&t), 0U);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 0), 0U);
     arrive(seq, 3, 6000);
     EXPECT_EQ(lost(seq, 6100), 1ULL << 2) << "a new hole has its own window";
 }
@@ -175,7 +175,7 @@ TEST_F(ReadLoss, asked_again_they_are_judged_again_later) {
     arrive(seq, 2, 1600);
     EXPECT_EQ(lost(seq, 1'000'000), 0U);
     EXPECT_EQ(t.tail, t.head) << "complete";
-    EXPECT_EQ(mrc_read_track_next_judge(&t), 0U);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 0), 0U);
 }
 
 TEST_F(ReadLoss, chunks_that_are_not_tracked_have_no_losses) {
@@ -184,7 +184,7 @@ TEST_F(ReadLoss, chunks_that_are_not_tracked_have_no_losses) {
     mrc_read_track_release(&t, seq + 1);
     EXPECT_EQ(lost(seq, 1'000'000), 0U) << "released";
     mrc_read_track_overtake(&t, seq + 5, 0, 1); // not opened: ignored
-    EXPECT_EQ(mrc_read_track_next_judge(&t), 0U);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 0), 0U);
 }
 
 // The responder serves repeated requests first: a chunk asked for again is no evidence of
@@ -206,6 +206,38 @@ TEST_F(ReadLoss, a_chunk_asked_for_again_neither_overtakes_nor_is_overtaken) {
     arrive(c, 0, 3000);
     arrive(c, 2, 3000);
     EXPECT_EQ(lost(c, 3100), 1ULL << 1) << "a chunk not asked again keeps its order";
+}
+
+// What nothing overtakes, the newest responses, is asked for again after a silence: the
+// oldest incomplete chunk's missing ones, the wait doubling while the silence lasts.
+TEST_F(ReadLoss, a_silent_tail_is_probed_with_back_off) {
+    uint32_t seq = 0;
+    uint64_t missing = 0;
+    mrc_read_track_heard(&t, 1000, false); // the first READ_REQ
+    const uint32_t a = mrc_read_track_open(&t, 4);
+    mrc_read_track_open(&t, 4);
+    arrive(a, 0, 1100);
+    mrc_read_track_heard(&t, 1100, true);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 500), 1600U);
+    EXPECT_FALSE(mrc_read_track_tail_due(&t, 1599, 500, &seq, &missing));
+    ASSERT_TRUE(mrc_read_track_tail_due(&t, 1600, 500, &seq, &missing));
+    EXPECT_EQ(seq, a);
+    EXPECT_EQ(missing, 0xeULL);
+    mrc_read_track_again(&t, a); // as the READ_REQ for them goes
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 500), 2600U) << "twice the wait from the probe";
+    ASSERT_TRUE(mrc_read_track_tail_due(&t, 2600, 500, &seq, &missing));
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 500), 4600U);
+    arrive(a, 3, 3000);
+    mrc_read_track_heard(&t, 3000, true);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 500), 3500U) << "an arrival ends the back-off";
+    for (uint32_t i = 1; i < 3; i++)
+        arrive(a, i, 3100);
+    arrive(a + 1, 0, 3100);
+    for (uint32_t i = 1; i < 4; i++)
+        arrive(a + 1, i, 3100);
+    EXPECT_EQ(t.tail, t.head);
+    EXPECT_FALSE(mrc_read_track_tail_due(&t, 1'000'000, 500, &seq, &missing)) << "complete";
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 500), 0U);
 }
 
 } // namespace

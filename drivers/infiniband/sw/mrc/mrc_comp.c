@@ -391,7 +391,9 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	if (mrc_read_track_mark(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS) != 1)
 		return;
 	/* the missing responses it overtook are lost a reordering window from now */
-	judge = ktime_get_ns() + mrc_loss_reo_wnd(&qp->req.loss);
+	judge = ktime_get_ns();
+	mrc_read_track_heard(qp->req.reads, judge, true);
+	judge += mrc_loss_reo_wnd(&qp->req.loss);
 	if (mrc_read_track_overtake(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS, judge))
 		mrc_req_arm_loss_timer(qp, judge);
 	w->resp_pkts++;

@@ -615,7 +615,12 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			mrc_tx_window_alloc(&req->txw, &psn);
 		}
 		if (mrc_wqe_is_read(w->wqe)) {
-			u32 chunk = mrc_read_track_open(req->reads, count);
+			u32 chunk;
+
+			/* a tail probe waits for silence from the first request on */
+			if (req->reads->tail == req->reads->head)
+				mrc_read_track_heard(req->reads, ktime_get_ns(), false);
+			chunk = mrc_read_track_open(req->reads, count);
 
 			if (!w->next_pkt)
 				w->first_chunk = chunk;
@@ -748,6 +753,41 @@ static u64 mrc_req_read_again_ns(const struct mrc_qp *qp)
 	return (u64)l->srtt_ns + mrc_loss_reo_wnd(l);
 }
 
+/*
+ * The silence after which the oldest incomplete READ chunk's missing
+ * responses are asked for again (mrc_read_track_tail_due()): two round
+ * trips and the reordering window, as a tail-loss probe of data waits,
+ * and at least MRC_READ_TAIL_MIN_NS.
+ */
+static u64 mrc_req_read_tail_wait_ns(const struct mrc_qp *qp)
+{
+	const struct mrc_loss *l = &qp->req.loss;
+
+	if (!l->srtt_ns)
+		return jiffies_to_nsecs(mrc_req_rto(qp));
+	return max_t(u64, 2ULL * l->srtt_ns + mrc_loss_reo_wnd(l), MRC_READ_TAIL_MIN_NS);
+}
+
+/* The READ WQE that chunk @seq belongs to, and the chunk's index in it (@k), or NULL. */
+static struct mrc_swqe *mrc_req_read_wqe(struct mrc_qp *qp, u32 seq, u32 *k)
+{
+	struct mrc_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->done; i != req->next; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (!w->next_pkt)
+			break;
+		if (w->status || !mrc_wqe_is_read(w->wqe))
+			continue;
+		*k = seq - w->first_chunk;
+		if (*k < DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS))
+			return w;
+	}
+	return NULL;
+}
+
 /* Whether the READ_REQ asking for response @idx of @w arrived (was acknowledged). */
 static bool mrc_req_read_requested(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
 {
@@ -799,7 +839,7 @@ static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 	struct mrc_req *req = &qp->req;
 	u64 now = ktime_get_ns(), next, judge, lost;
 	int floor = budget - MRC_REQ_READ_AGAIN;
-	u32 i, k;
+	u32 i, k, seq;
 
 	if (req->reads->tail == req->reads->head)
 		return budget;
@@ -817,7 +857,14 @@ static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 				budget = mrc_req_read_chunk_again(qp, w, k, lost, now, budget);
 		}
 	}
-	next = mrc_read_track_next_judge(req->reads);
+	if (mrc_read_track_tail_due(req->reads, now, mrc_req_read_tail_wait_ns(qp), &seq, &lost)) {
+		struct mrc_swqe *w = mrc_req_read_wqe(qp, seq, &k);
+
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_TAIL_PROBES);
+		if (w)
+			budget = mrc_req_read_chunk_again(qp, w, k, lost, now, budget);
+	}
+	next = mrc_read_track_next_judge(req->reads, mrc_req_read_tail_wait_ns(qp));
 	if (next)
 		mrc_req_arm_loss_timer(qp, next);
 	return budget;
@@ -1045,7 +1092,7 @@ static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
 	spin_lock(&req->lock);	/* a soft hrtimer: BHs are off */
 	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR) {
 		u64 now = ktime_get_ns(), look = 0;
-		u64 reads = mrc_read_track_next_judge(req->reads);
+		u64 reads = mrc_read_track_next_judge(req->reads, mrc_req_read_tail_wait_ns(qp));
 
 		/* READ responses to judge: their READ_REQs may all be acknowledged */
 		kick = reads && reads <= now;

@@ -84,6 +84,13 @@
  * spread); and the most holes one requester pass asks about.
  */
 #define MRC_LOSS_MIN_REO_NS	(50U * 1000)
+/*
+ * The least silence after which a READ's missing tail is asked for again
+ * (mrc_read_track_tail_due()): a responder descheduled that long is not
+ * dead, and a probe then would only repeat responses still queued for it.
+ * Linux TCP's tail-loss probe keeps the same 10 ms floor.
+ */
+#define MRC_READ_TAIL_MIN_NS	(10ULL * 1000 * 1000)
 #define MRC_LOSS_SCAN		512U
 
 #endif /* MRC_CORE_PARAM_H */

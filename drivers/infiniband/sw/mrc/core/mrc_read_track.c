@@ -220,12 +220,23 @@ void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq)
 		mrc_read_slot(t, seq)->again = true;
 }
 
-/* The earliest time a tracked chunk has responses lost (0: no chunk will). */
-uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t)
+/* A tail probe's wait: @wait_ns, doubled for each probe the silence has lasted (up to 64x). */
+static uint64_t mrc_read_tail_deadline(const struct mrc_read_track *t, uint64_t wait_ns)
+{
+	return t->heard_ns + (wait_ns << (t->probes < 6U ? t->probes : 6U));
+}
+
+/*
+ * The earliest time a tracked chunk has responses lost, or with
+ * @tail_wait_ns a tail probe is due (0: neither will be).
+ */
+uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t, uint64_t tail_wait_ns)
 {
 	uint64_t next = 0;
 	uint32_t s;
 
+	if (tail_wait_ns && t->tail != t->head)
+		next = mrc_read_tail_deadline(t, tail_wait_ns);
 	for (s = t->tail; s != t->head; s++) {
 		const struct mrc_read_chunk *c = mrc_read_slot_c(t, s);
 
@@ -233,4 +244,40 @@ uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t)
 			next = c->judge_ns;
 	}
 	return next;
+}
+
+/*
+ * mrc_read_track_heard() - at @now_ns a response arrived first time
+ * (@arrival), or a chunk was asked for: the silence a tail probe waits for
+ * starts over; an arrival ends the probes' back-off.
+ */
+void mrc_read_track_heard(struct mrc_read_track *t, uint64_t now_ns, bool arrival)
+{
+	t->heard_ns = now_ns;
+	if (arrival)
+		t->probes = 0;
+}
+
+/**
+ * mrc_read_track_tail_due() - whether a tail probe is due at @now_ns.
+ * @t: the tracker
+ * @now_ns: the time
+ * @wait_ns: the silence it waits for (two round trips), before back-off
+ * @seq: set to the chunk to ask for again, the oldest incomplete one
+ * @missing: set to its missing responses (a bit each)
+ *
+ * A probe counts (the next waits twice as long) and restarts the silence.
+ */
+bool mrc_read_track_tail_due(struct mrc_read_track *t, uint64_t now_ns, uint64_t wait_ns,
+			     uint32_t *seq, uint64_t *missing)
+{
+	const struct mrc_read_chunk *c = mrc_read_slot_c(t, t->tail);
+
+	if (t->tail == t->head || now_ns < mrc_read_tail_deadline(t, wait_ns))
+		return false;
+	*seq = t->tail;
+	*missing = ~c->arrived & mrc_read_first(c->npkts);
+	t->probes++;
+	t->heard_ns = now_ns;
+	return true;
 }

@@ -22,6 +22,11 @@
  * repeated requests ahead of its queue, so a chunk asked for again (a
  * response or its READ_REQ resent) neither overtakes nor is overtaken:
  * its responses are judged a round trip after they were asked for.
+ *
+ * What nothing overtakes, the tail of the newest responses, is found by
+ * silence: with responses missing and none arriving for a wait the caller
+ * gives (two round trips), the oldest incomplete chunk's are asked for
+ * again, the wait doubling while the silence lasts.
  */
 #ifndef MRC_READ_TRACK_H
 #define MRC_READ_TRACK_H
@@ -45,6 +50,8 @@ struct mrc_read_track {
 	uint32_t head;		/* the number the next chunk gets */
 	uint32_t tail;		/* the oldest chunk not complete; head: none */
 	uint32_t overtaken;	/* the chunks before it were overtaken whole */
+	uint64_t heard_ns;	/* a response last arrived, or a chunk was (re)asked */
+	uint32_t probes;	/* tail probes since (mrc_read_track_tail_due()) */
 };
 
 void mrc_read_track_init(struct mrc_read_track *t);
@@ -59,6 +66,9 @@ uint64_t mrc_read_track_lost(const struct mrc_read_track *t, uint32_t seq, uint6
 			     uint64_t *judge_ns);
 void mrc_read_track_asked(struct mrc_read_track *t, uint32_t seq, uint64_t judge_ns);
 void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq);
-uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t);
+uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t, uint64_t tail_wait_ns);
+void mrc_read_track_heard(struct mrc_read_track *t, uint64_t now_ns, bool arrival);
+bool mrc_read_track_tail_due(struct mrc_read_track *t, uint64_t now_ns, uint64_t wait_ns,
+			     uint32_t *seq, uint64_t *missing);
 
 #endif /* MRC_READ_TRACK_H */
