@@ -175,6 +175,19 @@ TEST_F(Loss, TailLossProbeTwoSmoothedRttsAfterTheLastSend) {
     EXPECT_EQ(100 * kMs + 10 * kUs, mrc_loss_tlp_deadline(&l, 100 * kMs)); // the floor
 }
 
+// READ responses asked for again wait a round trip and the reordering window; a READ's tail
+// is asked for after two round trips and the window, never under MRC_READ_TAIL_MIN_NS.
+TEST_F(Loss, ReadResponseWaitsFollowTheRoundTrip) {
+    EXPECT_EQ(mrc_loss_read_again_ns(&l, 7 * kMs), 7 * kMs) << "no round trip yet: the RTO";
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, 7 * kMs), 7 * kMs);
+    acked(1, 0, 10 * kMs);
+    EXPECT_EQ(mrc_loss_read_again_ns(&l, 7 * kMs), 10 * kMs + mrc_loss_reo_wnd(&l));
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, 7 * kMs), 20 * kMs + mrc_loss_reo_wnd(&l));
+    Loss::SetUp();
+    acked(1, 0, 10 * kUs);
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, 7 * kMs), MRC_READ_TAIL_MIN_NS) << "the floor";
+}
+
 // At most MRC_LOSS_TLP_MAX probes, each after twice the wait of the one before.
 TEST_F(Loss, TailLossProbesAreDueAfterTheQuietAndBackOff) {
     uint64_t deadline = 0;

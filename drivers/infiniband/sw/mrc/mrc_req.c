@@ -739,33 +739,16 @@ static int mrc_req_tail_probe(struct mrc_qp *qp, int budget)
 	return budget - 1;
 }
 
-/*
- * How long READ responses asked for again may take before they count as
- * lost again: a round trip and the reordering window (the retransmit
- * timeout while no round trip is known).
- */
+/* How long READ responses asked for again may take (mrc_loss_read_again_ns()). */
 static u64 mrc_req_read_again_ns(const struct mrc_qp *qp)
 {
-	const struct mrc_loss *l = &qp->req.loss;
-
-	if (!l->srtt_ns)
-		return jiffies_to_nsecs(mrc_req_rto(qp));
-	return (u64)l->srtt_ns + mrc_loss_reo_wnd(l);
+	return mrc_loss_read_again_ns(&qp->req.loss, jiffies_to_nsecs(mrc_req_rto(qp)));
 }
 
-/*
- * The silence after which the oldest incomplete READ chunk's missing
- * responses are asked for again (mrc_read_track_tail_due()): two round
- * trips and the reordering window, as a tail-loss probe of data waits,
- * and at least MRC_READ_TAIL_MIN_NS.
- */
+/* The silence before a READ's tail is asked for (mrc_loss_read_tail_ns()). */
 static u64 mrc_req_read_tail_wait_ns(const struct mrc_qp *qp)
 {
-	const struct mrc_loss *l = &qp->req.loss;
-
-	if (!l->srtt_ns)
-		return jiffies_to_nsecs(mrc_req_rto(qp));
-	return max_t(u64, 2ULL * l->srtt_ns + mrc_loss_reo_wnd(l), MRC_READ_TAIL_MIN_NS);
+	return mrc_loss_read_tail_ns(&qp->req.loss, jiffies_to_nsecs(mrc_req_rto(qp)));
 }
 
 /* The READ WQE that chunk @seq belongs to, and the chunk's index in it (@k), or NULL. */

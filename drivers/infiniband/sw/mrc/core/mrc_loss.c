@@ -159,6 +159,23 @@ uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns,
 	return copy_sent_ns >= since ? copy_sent_ns + 1U : since;
 }
 
+uint64_t mrc_loss_read_again_ns(const struct mrc_loss *l, uint64_t no_rtt_ns)
+{
+	if (!l->srtt_ns)
+		return no_rtt_ns;
+	return (uint64_t)l->srtt_ns + mrc_loss_reo_wnd(l);
+}
+
+uint64_t mrc_loss_read_tail_ns(const struct mrc_loss *l, uint64_t no_rtt_ns)
+{
+	uint64_t wait;
+
+	if (!l->srtt_ns)
+		return no_rtt_ns;
+	wait = 2ULL * l->srtt_ns + mrc_loss_reo_wnd(l);
+	return wait > MRC_READ_TAIL_MIN_NS ? wait : MRC_READ_TAIL_MIN_NS;
+}
+
 uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns)
 {
 	uint32_t srtt = l->srtt_ns ? l->srtt_ns : l->p.initial_rtt_ns;

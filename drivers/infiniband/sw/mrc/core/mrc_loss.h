@@ -31,6 +31,7 @@
 #define MRC_LOSS_H
 
 #include "mrc_core_compat.h"
+#include "mrc_core_param.h"
 #include "mrc_rtt_min.h"
 
 #define MRC_LOSS_MAX_RTT_NS	(1000U * 1000 * 1000)
@@ -138,6 +139,16 @@ uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns,
  * packet sent last, at @last_sent_ns: two smoothed RTTs after it.
  */
 uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns);
+
+/*
+ * READ responses (mrc_read_track.h): how long ones asked for again may take
+ * before they count as lost again, a round trip and the reordering window;
+ * and the silence after which a READ's missing tail is asked for, two round
+ * trips and the window, at least MRC_READ_TAIL_MIN_NS. With no round trip
+ * measured yet, both are @no_rtt_ns (the caller's retransmit timeout).
+ */
+uint64_t mrc_loss_read_again_ns(const struct mrc_loss *l, uint64_t no_rtt_ns);
+uint64_t mrc_loss_read_tail_ns(const struct mrc_loss *l, uint64_t no_rtt_ns);
 
 /*
  * Tail-loss probes sent without progress before the retransmit timeout is
