@@ -465,20 +465,6 @@ TEST(PathSet, ALossAfterWhichLaterSendsWereAckedIsNoSuspicion) {
     EXPECT_EQ(ps->ev[0].losses, 1U);
 }
 
-// A READ response takes no sequence number: when its peer asks for it again, its EV is
-// suspect even after numbered sends on it were acknowledged (they went before it).
-TEST(PathSet, AnUnnumberedLossMakesAGoodEvSuspect) {
-    PathSet ps(4);
-    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1, 0);
-    EXPECT_TRUE(mrc_path_set_lost_unnumbered(ps.get(), 1, PathSet::kLostNs));
-    EXPECT_FALSE(mrc_path_set_usable(ps.get(), 1));
-    EXPECT_EQ(ps->alarm_ns, PathSet::kLostNs);
-    EXPECT_FALSE(mrc_path_set_lost_unnumbered(ps.get(), 1, PathSet::kLostNs)) << "once";
-    EXPECT_FALSE(mrc_path_set_lost_unnumbered(ps.get(), 4, PathSet::kLostNs)) << "no such EV";
-    mrc_path_set_acked(ps.get(), 1, mrc_path_set_sent(ps.get(), 1), 1, 0);
-    EXPECT_TRUE(mrc_path_set_usable(ps.get(), 1)) << "a later send's ACK clears it";
-}
-
 TEST(PathSet, AckOfALaterSendClearsSuspicion) {
     PathSet ps(2);
     const uint32_t before = mrc_path_set_sent(ps.get(), 1);

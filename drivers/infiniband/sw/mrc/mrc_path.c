@@ -641,28 +641,6 @@ void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce)
 }
 
 /*
- * @ev just became suspect (path->lock held): its first probe goes now, not
- * at the tick (see mrc_path_set_probe_suspect()), once the lock is dropped.
- */
-static bool mrc_path_first_probe(struct mrc_path *path, u32 ev, struct mrc_ev_probe *probe)
-{
-	bool now = mrc_path_set_probe_suspect(&path->ps, ev, ktime_get_ns(), probe);
-
-	mrc_path_kick_probes(path);
-	return now;
-}
-
-/* After the unlock: the new suspect's first @probe, if any, and its count. */
-static void mrc_path_suspected(struct mrc_path *path, bool suspect,
-			       const struct mrc_ev_probe *probe)
-{
-	if (probe)
-		mrc_path_send_probe(path, probe);
-	if (suspect)
-		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
-}
-
-/*
  * Whether transmission @seq on @ev, sent at @sent_ns and unacknowledged,
  * counts as lost: by the time rule (@by_time, judged by the caller) or the
  * same-EV gap rule. An @account-ed transmission's loss is recorded against
@@ -680,30 +658,15 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);
 	if (lost && account)
 		suspect = mrc_path_set_lost(&path->ps, ev, seq, sent_ns, rtt_ns);
-	if (suspect)
-		probe_now = mrc_path_first_probe(path, ev, &probe);
+	if (suspect) {
+		/* its first probe now, not at the tick: see mrc_path_set_probe_suspect() */
+		probe_now = mrc_path_set_probe_suspect(&path->ps, ev, ktime_get_ns(), &probe);
+		mrc_path_kick_probes(path);
+	}
 	spin_unlock_bh(&path->lock);
-	mrc_path_suspected(path, suspect, probe_now ? &probe : NULL);
+	if (probe_now)
+		mrc_path_send_probe(path, &probe);
+	if (suspect)
+		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
 	return lost;
-}
-
-/*
- * A READ response this QP sent on @ev was asked for again: lost, most
- * likely (mrc_path_set_lost_unnumbered()). Nothing acknowledges responses,
- * so without this a responder would keep spraying them onto a dead path
- * that only its peer's requests could tell it about.
- */
-void mrc_path_lost_unnumbered(struct mrc_path *path, u32 ev)
-{
-	struct mrc_ev_probe probe;
-	bool suspect, probe_now = false;
-
-	if (!path)
-		return;
-	spin_lock_bh(&path->lock);
-	suspect = mrc_path_set_lost_unnumbered(&path->ps, ev, ktime_get_ns());
-	if (suspect)
-		probe_now = mrc_path_first_probe(path, ev, &probe);
-	spin_unlock_bh(&path->lock);
-	mrc_path_suspected(path, suspect, probe_now ? &probe : NULL);
 }

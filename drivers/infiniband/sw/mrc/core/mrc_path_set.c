@@ -636,19 +636,6 @@ bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint6
 	return true;
 }
 
-/*
- * A packet that took no sequence number on @ev was found lost at @now_ns: a
- * READ response, which nothing acknowledges, that the peer asked for again.
- * As mrc_path_set_lost() for a transmission after every numbered one, which
- * no acknowledgement can have overtaken.
- */
-bool mrc_path_set_lost_unnumbered(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns)
-{
-	if (ev >= ps->nr_ev)
-		return false;
-	return mrc_path_set_lost(ps, ev, ps->ev[ev].tx_seq, now_ns, 0);
-}
-
 static bool mrc_tick_full(const struct mrc_path_tick *t)
 {
 	return t->nr_probes == t->max_probes || t->nr_changes == t->max_changes;

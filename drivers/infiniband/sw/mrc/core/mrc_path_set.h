@@ -331,7 +331,6 @@ bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t 
 
 bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns,
 		       uint32_t rtt_ns);
-bool mrc_path_set_lost_unnumbered(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns);
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
 bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 				struct mrc_ev_probe *probe);
