@@ -10,14 +10,13 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
-/* The EV of the next response packet (under resp.lock): its index, and how it goes in @tx. */
-u32 mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx)
+/* The EV of the next response packet (under resp.lock). */
+void mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx)
 {
 	struct mrc_path_pick pick;
 
 	mrc_path_pick(qp->path, &qp->resp.cursor, MRC_PROFILE_EV_MAX, 0, false, false, &pick);
 	*tx = pick.tx;
-	return pick.ev;
 }
 
 struct sk_buff *mrc_pkt_alloc(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,

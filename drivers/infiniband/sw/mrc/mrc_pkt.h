@@ -17,7 +17,7 @@ struct mrc_qp;
 
 struct mrc_ev_tx;
 
-u32 mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx);
+void mrc_qp_next_ev(struct mrc_qp *qp, struct mrc_ev_tx *tx);
 
 /*
  * A new packet to the QP's peer carrying @hdr and room for @payload_len

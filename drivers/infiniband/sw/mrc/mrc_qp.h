@@ -133,7 +133,7 @@ struct mrc_resp_evt {
 	u64 swap_add;
 	u64 compare;
 	u32 resp_psn;			/* READ: the response last sent from this slot */
-	u32 resp_ev;			/* ... its EV + 1; 0: none since the slot's request */
+	bool resp_sent;			/* ... if any since the slot's request */
 };
 
 /* A receive WQE the responder has taken from the RQ ring. */

@@ -586,15 +586,15 @@ static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *
 }
 
 /*
- * READ response @psn leaves on @ev: recorded, so that a request for it
- * again is known for one of a response sent (mrc_resp_read_asked_again()).
+ * READ response @psn leaves: recorded, so that a request for it again is
+ * known for one of a response sent (mrc_resp_read_asked_again()).
  */
-static void mrc_resp_sent_read(struct mrc_qp *qp, u32 psn, u32 ev)
+static void mrc_resp_sent_read(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_resp_evt *e = mrc_resp_evt(qp, psn);
 
 	e->resp_psn = psn;
-	e->resp_ev = ev + 1;
+	e->resp_sent = true;
 }
 
 /*
@@ -613,7 +613,7 @@ static void mrc_resp_read_asked_again(struct mrc_qp *qp, const struct mrc_read_a
 	for (i = 0; i < max(n, 1U); i++) {
 		const struct mrc_resp_evt *e = mrc_resp_evt(qp, ask->psn + i);
 
-		if (e->resp_psn == ask->psn + i && e->resp_ev)
+		if (e->resp_psn == ask->psn + i && e->resp_sent)
 			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_READ_RESPONSES_RESENT);
 	}
 }
@@ -669,7 +669,8 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
 			mrc_mr_put(mr);
 		}
-		mrc_resp_sent_read(qp, hdr.psn, mrc_qp_next_ev(qp, &tx));
+		mrc_qp_next_ev(qp, &tx);
+		mrc_resp_sent_read(qp, hdr.psn);
 		mrc_pkt_send(qp, skb, &tx);
 		/*
 		 * A job leaves the queue with its last response: the requester
