@@ -240,4 +240,21 @@ TEST_F(ReadLoss, a_silent_tail_is_probed_with_back_off) {
     EXPECT_EQ(mrc_read_track_next_judge(&t, 500), 0U);
 }
 
+// A failed READ's chunks are judged no more: nothing would ask for them, and a deadline that
+// never goes would wake its owner without end.
+TEST_F(ReadLoss, a_forgotten_chunk_is_neither_judged_nor_overtaken) {
+    const uint32_t a = mrc_read_track_open(&t, 8);
+    const uint32_t b = mrc_read_track_open(&t, 8);
+    arrive(a, 2, 1000);
+    ASSERT_EQ(mrc_read_track_next_judge(&t, 0), 1100U);
+    mrc_read_track_forget(&t, a);
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 0), 0U);
+    EXPECT_EQ(lost(a, 1'000'000), 0U);
+    arrive(b, 0, 2000);
+    EXPECT_EQ(lost(a, 1'000'000), 0U) << "not overtaken either";
+    EXPECT_EQ(mrc_read_track_next_judge(&t, 0), 0U);
+    mrc_read_track_release(&t, b);
+    EXPECT_EQ(t.tail, b) << "released as its READ completes in error";
+}
+
 } // namespace

@@ -771,6 +771,18 @@ static struct mrc_swqe *mrc_req_read_wqe(struct mrc_qp *qp, u32 seq, u32 *k)
 	return NULL;
 }
 
+/* READ @w failed: its missing responses are judged no more (its chunks go as it completes). */
+static void mrc_req_read_forget(struct mrc_qp *qp, const struct mrc_swqe *w)
+{
+	u32 k;
+
+	if (!mrc_wqe_is_read(w->wqe))
+		return;
+	for (k = mrc_req_read_first_missing(qp, w) / MRC_READ_REQ_MAX_PKTS;
+	     k < DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS); k++)
+		mrc_read_track_forget(qp->req.reads, w->first_chunk + k);
+}
+
 /* Whether the READ_REQ asking for response @idx of @w arrived (was acknowledged). */
 static bool mrc_req_read_requested(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
 {
@@ -829,9 +841,13 @@ static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 	for (i = req->done; i != req->next && budget > floor; i++) {
 		struct mrc_swqe *w = mrc_req_swqe(qp, i);
 
+		if (w->status) {	/* failed, maybe before it was sent */
+			mrc_req_read_forget(qp, w);
+			continue;
+		}
 		if (!w->next_pkt)
 			break;
-		if (w->status || !mrc_wqe_is_read(w->wqe))
+		if (!mrc_wqe_is_read(w->wqe))
 			continue;
 		for (k = mrc_req_read_first_missing(qp, w) / MRC_READ_REQ_MAX_PKTS;
 		     k < DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS) && budget > floor; k++) {
@@ -843,11 +859,19 @@ static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 	if (mrc_read_track_tail_due(req->reads, now, mrc_req_read_tail_wait_ns(qp), &seq, &lost)) {
 		struct mrc_swqe *w = mrc_req_read_wqe(qp, seq, &k);
 
-		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_TAIL_PROBES);
-		if (w)
+		if (w) {
+			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_TAIL_PROBES);
 			budget = mrc_req_read_chunk_again(qp, w, k, lost, now, budget);
+		}
 	}
+	/*
+	 * A deadline passed already is one this pass left (its limit reached):
+	 * the next looks a while on, never at once, or timer and pass would
+	 * wake each other without end.
+	 */
 	next = mrc_read_track_next_judge(req->reads, mrc_req_read_tail_wait_ns(qp));
+	if (next && next <= now)
+		next = now + mrc_req_read_again_ns(qp);
 	if (next)
 		mrc_req_arm_loss_timer(qp, next);
 	return budget;

@@ -213,6 +213,20 @@ void mrc_read_track_asked(struct mrc_read_track *t, uint32_t seq, uint64_t judge
 		mrc_read_slot(t, seq)->judge_ns = judge_ns ? judge_ns : 1;
 }
 
+/*
+ * Chunk @seq's READ failed: its missing responses are lost for good, and
+ * neither judged nor overtaken until the chunk is released.
+ */
+void mrc_read_track_forget(struct mrc_read_track *t, uint32_t seq)
+{
+	struct mrc_read_chunk *c = mrc_read_slot(t, seq);
+
+	if (!mrc_read_tracked(t, seq))
+		return;
+	c->judge_ns = 0;
+	c->again = true;
+}
+
 /* Responses of chunk @seq are asked for again (its READ_REQ, or some of them, resent). */
 void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq)
 {
