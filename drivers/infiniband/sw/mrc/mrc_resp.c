@@ -702,6 +702,34 @@ static void mrc_resp_read_ask(struct mrc_read_ask *ask, const struct mrc_pkt_hdr
 	ask->len = hdr->msg.read_len;
 }
 
+/*
+ * Cut a READ asked for again, from @psn on, to the responses sent already.
+ * Those its READ's job has still to send, the job sends: sent by an extra
+ * job as well, they would reach the requester first, which then completes
+ * the READ and sends its next one while this job still counts as open, and
+ * that READ is refused beyond the grant (the QP in error). Returns false
+ * when nothing is left to send again. The ask lies within one job: a
+ * READ_REQ asks for one chunk's responses at most.
+ */
+static bool mrc_resp_clip_to_sent(const struct mrc_resp *resp, struct mrc_resp_evt *e,
+				  u32 psn, u32 mtu)
+{
+	u32 i;
+
+	for (i = resp->read_head; i != resp->read_tail; i++) {
+		const struct mrc_read_job *job = &resp->reads[i % MRC_RESP_READS];
+		u32 into = psn - job->psn;
+
+		if (into >= job->npkts || job->next == job->npkts)
+			continue;
+		if (into >= job->next)
+			return false;
+		e->len = min(e->len, (job->next - into) * mtu);
+		return true;
+	}
+	return true;
+}
+
 /* A duplicate READ/atomic request: answer it again (executing READ anew). */
 static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       u16 sport)
@@ -727,6 +755,8 @@ static void mrc_resp_duplicate(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		}
 		mrc_resp_read_asked_again(qp, &ask);
 		mrc_resp_evt_read(&e, hdr);
+		if (!mrc_resp_clip_to_sent(resp, &e, hdr->psn, qp->mtu))
+			break;
 		if (mrc_resp_start_read(qp, hdr->psn, &e, true))
 			mrc_resp_send_ack(qp, MRC_NAK_REMOTE_ACCESS, 0, hdr->psn,
 					  false, sport);
