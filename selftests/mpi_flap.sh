@@ -98,13 +98,17 @@ hot_swap_plane1() { # TRANSPORT SECONDS
 	event "$1" back
 }
 
-# The step rows of a phase: those that ended after FROM and by TO (epoch seconds), so a step the
-# phase's events held up counts for it however early it began.
+# The step rows of a phase (FROM and TO in epoch seconds): for the quiet phase those that ended
+# by TO; for an event phase every step that ran during it, so a step its events held up counts
+# however early it began or late it ended (one stalled step may span two phases).
 # Prints "flapphase TRANSPORT PHASE steps N median_ms X p99_ms Y max_ms Z" (nearest rank, as
 # mrc_allreduce's summary).
 phase_row() { # TRANSPORT PHASE FROM TO
 	sed -n 's/^step //p' $JOB_OUT | awk -v t="$1" -v p="$2" -v from="$3" -v to="$4" -v e="$START" '
-		{ end = e + $2 + $3 / 1000; if (end > from && end <= to) ms[n++] = $3 }
+		{
+			begin = e + $2; end = begin + $3 / 1000
+			if (p == "quiet" ? end > from && end <= to : end > from && begin < to) ms[n++] = $3
+		}
 		function at(q) { i = int(q * (n - 1) + 0.5); return ms[i] }
 		END {
 			for (i = 1; i < n; i++)	# insertion sort: tens of steps
