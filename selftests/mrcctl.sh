@@ -118,6 +118,8 @@ ev_table_while_traffic_flows() {
 # of the one that waited least.
 stall_max_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].stall_max_ns] | max // 0 | ./1e6 | floor'; }
 stall_min_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].stall_max_ns] | min // 0 | ./1e6 | floor'; }
+# Likewise of the oldest work request, until it completed (stats qp's wr_wait_max_ns).
+wr_wait_min_b() { ctl_b -j stats qp dev mrcstb | jq '[.[].wr_wait_max_ns] | min // 0 | ./1e6 | floor'; }
 
 # 1.5 s without a way from B to A under the flow, then the way back: B's QPs waited at least the
 # outage and, found at once, less than 2.5 s, with a return resend (OUTAGE_WAIT: the longest
@@ -132,6 +134,9 @@ outage_b() {
 		fail "1.5 s without a way to A: the longest waits of B's QPs are" \
 			"$(stall_min_b) to $(stall_max_b) ms"
 	OUTAGE_WAIT=$(stall_max_b)
+	# a work request on the wire then completed after the outage too
+	[ "$(wr_wait_min_b)" -ge 1300 ] ||
+		fail "1.5 s without a way to A: B's oldest work requests waited $(wr_wait_min_b) ms at most"
 	OUTAGE_RESENDS=$(( $(counter mrcstb return_resends) - resends0 ))
 	echo "1.5 s without a way to A: B's QPs waited $(stall_min_b) to $OUTAGE_WAIT ms;" \
 		"$OUTAGE_RESENDS resent when a way was back"

@@ -65,6 +65,7 @@ QpStats decode_qp_stats(const AttrView &a) {
     q.in_flight = a.u32(MRC_A_QP_STATS_IN_FLIGHT).value_or(0);
     q.retries = a.u32(MRC_A_QP_STATS_RETRIES).value_or(0);
     q.stall_max_ns = a.u64(MRC_A_QP_STATS_STALL_MAX_NS).value_or(0);
+    q.wr_wait_max_ns = a.u64(MRC_A_QP_STATS_WR_WAIT_MAX_NS).value_or(0);
     q.spurious_resends = a.u32(MRC_A_QP_STATS_SPURIOUS_RESENDS).value_or(0);
     q.delay_decreases = a.u32(MRC_A_QP_STATS_DELAY_DECREASES).value_or(0);
     q.loss_decreases = a.u32(MRC_A_QP_STATS_LOSS_DECREASES).value_or(0);

@@ -52,6 +52,8 @@ struct QpStats {
     std::uint32_t cwnd = 0, srtt_ns = 0, base_rtt_ns = 0;
     std::uint32_t in_flight = 0, retries = 0;
     std::uint64_t stall_max_ns = 0;
+    // the longest the oldest work request waited to complete (a READ's responses too)
+    std::uint64_t wr_wait_max_ns = 0;
     std::uint32_t spurious_resends = 0;
     // the congestion window's cuts by cause, and the marks it left to the path set
     std::uint32_t delay_decreases = 0, loss_decreases = 0, ecn_decreases = 0;

@@ -240,6 +240,7 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
         p.field("in_flight", q.in_flight);
         p.field("retries", q.retries);
         p.field("stall_max_ns", q.stall_max_ns, duration_text(q.stall_max_ns));
+        p.field("wr_wait_max_ns", q.wr_wait_max_ns, duration_text(q.wr_wait_max_ns));
         p.field("spurious_resends", q.spurious_resends);
         p.field("delay_decreases", q.delay_decreases);
         p.field("loss_decreases", q.loss_decreases);

@@ -258,6 +258,7 @@ TEST(show, qp_stats_and_probe) {
                                     .in_flight = 5,
                                     .retries = 2,
                                     .stall_max_ns = 12'500'000,
+                                    .wr_wait_max_ns = 40'000'000,
                                     .spurious_resends = 3,
                                     .delay_decreases = 4,
                                     .loss_decreases = 5,
@@ -268,8 +269,8 @@ TEST(show, qp_stats_and_probe) {
     show_qp_stats(p, qps);
     EXPECT_EQ(out.str(), "qpn 17 profile 0 packets 9 retransmits 1 timeouts 0 cwnd 64 "
                          "srtt_ns 1.50us base_rtt_ns 900ns in_flight 5 retries 2 "
-                         "stall_max_ns 12.5ms spurious_resends 3 delay_decreases 4 "
-                         "loss_decreases 5 ecn_decreases 6 ecn_path_marks 7\n");
+                         "stall_max_ns 12.5ms wr_wait_max_ns 40.0ms spurious_resends 3 "
+                         "delay_decreases 4 loss_decreases 5 ecn_decreases 6 ecn_path_marks 7\n");
     ProbeReply r;
     const Addr16 a = parse_addr("::1");
     r.dst.assign(a.begin(), a.end());

@@ -210,6 +210,8 @@ void mrc_comp_retire(struct mrc_qp *qp, struct mrc_swqe *w, u8 status, bool sign
 		mrc_read_track_release(req->reads, w->first_chunk +
 				       DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS));
 	req->done++;
+	/* a READ's wait for its responses shows here, not in the PSN stall */
+	mrc_stall_una_moved(&req->wr_stall, ktime_get_ns());
 	mrc_queue_store_cons(&qp->sq, req->done);
 	if (signal && mrc_cq_post(qp->scq, &cqe, false))
 		mrc_qp_error(qp);

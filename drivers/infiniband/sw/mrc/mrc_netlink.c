@@ -626,6 +626,7 @@ struct mrc_nl_qp_snap {
 	u32 in_flight;
 	u32 retries;
 	u64 stall_max_ns;
+	u64 wr_wait_max_ns;
 	u32 spurious;
 	u32 delay_decreases, loss_decreases, ecn_decreases, ecn_path_marks;
 };
@@ -658,7 +659,9 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	    nla_put_u32(skb, MRC_A_QP_STATS_DELAY_DECREASES, s->delay_decreases) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_LOSS_DECREASES, s->loss_decreases) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_DECREASES, s->ecn_decreases) ||
-	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_PATH_MARKS, s->ecn_path_marks)) {
+	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_PATH_MARKS, s->ecn_path_marks) ||
+	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_WR_WAIT_MAX_NS, s->wr_wait_max_ns,
+			      MRC_A_QP_STATS_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -697,6 +700,7 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			s.in_flight = mrc_tx_window_outstanding(&qp->req.txw);
 			s.retries = READ_ONCE(qp->req.retries);
 			s.stall_max_ns = READ_ONCE(qp->req.stall.max_ns);
+			s.wr_wait_max_ns = READ_ONCE(qp->req.wr_stall.max_ns);
 			s.spurious = READ_ONCE(qp->req.loss.spurious);
 			s.delay_decreases = READ_ONCE(qp->req.cc.delay_decreases);
 			s.loss_decreases = READ_ONCE(qp->req.cc.loss_decreases);
@@ -759,6 +763,7 @@ static bool mrc_nl_qp_stall_reset(struct mrc_dev *mdev, u32 qpn)
 		return false;
 	spin_lock_bh(&qp->req.lock);
 	WRITE_ONCE(qp->req.stall.max_ns, 0);
+	WRITE_ONCE(qp->req.wr_stall.max_ns, 0);
 	spin_unlock_bh(&qp->req.lock);
 	mrc_qp_put(qp);
 	return true;

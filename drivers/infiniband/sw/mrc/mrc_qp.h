@@ -87,6 +87,7 @@ struct mrc_req {
 	u64 tx_retransmits;
 	u64 tx_timeouts;		/* retransmit timer expiries with data out */
 	struct mrc_stall stall;		/* the oldest PSN's longest wait */
+	struct mrc_stall wr_stall;	/* the oldest WQE's, until it completes */
 	struct timer_list timer;
 	struct hrtimer loss_timer;	/* the next loss deadline (mrc_loss) */
 	struct work_struct work;

@@ -176,6 +176,7 @@ static void mrc_req_reset_locked(struct mrc_qp *qp, u32 psn)
 	req->rnr_until = 0;
 	req->timed_out = false;
 	req->stall.since_ns = 0;
+	req->wr_stall.since_ns = 0;
 }
 
 /*
@@ -608,6 +609,8 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			if (rd)
 				req->rd_atomic++;	/* once: next_pkt moves below */
 			w->first_psn = mrc_tx_window_nxt(&req->txw);
+			/* every WQE before it complete: the oldest from now */
+			mrc_stall_sent(&req->wr_stall, req->done == req->send, ktime_get_ns());
 		}
 		mrc_stall_sent(&req->stall, !mrc_tx_window_outstanding(&req->txw), ktime_get_ns());
 		for (i = 0; i < count; i++) {
