@@ -262,6 +262,7 @@ int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_free(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
+void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns);
 bool mrc_req_has_work(const struct mrc_qp *qp);
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_doorbell(struct mrc_qp *qp);

@@ -45,7 +45,6 @@ MODULE_PARM_DESC(cc_target_delay_us,
 
 static void mrc_req_timer(struct timer_list *t);
 static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t);
-static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns);
 static void mrc_req_work(struct work_struct *work);
 
 static inline u32 mrc_req_slot(const struct mrc_qp *qp, u32 psn)
@@ -840,12 +839,11 @@ static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 		}
 	}
 	/*
-	 * Only the tail probe's deadline: order losses are not judged (their
-	 * chunk walk would cost every pass). One passed already is one this
-	 * pass could not act on: the next look is a while on, never at once,
-	 * or timer and pass would wake each other without end.
+	 * A deadline passed already is one this pass could not act on: the
+	 * next look is a while on, never at once, or timer and pass would
+	 * wake each other without end.
 	 */
-	next = mrc_read_track_tail_deadline(req->reads, mrc_req_read_tail_wait_ns(qp));
+	next = mrc_read_track_next_judge(req->reads, mrc_req_read_tail_wait_ns(qp));
 	if (next && next <= now)
 		next = now + mrc_req_read_again_ns(qp);
 	if (next)
@@ -1046,7 +1044,7 @@ static int mrc_req_return_resend(struct mrc_qp *qp, int budget)
 }
 
 /* Arm the loss timer for @deadline_ns, unless it fires before that anyway. */
-static void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
+void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns)
 {
 	struct hrtimer *t = &qp->req.loss_timer;
 	ktime_t when = ns_to_ktime(deadline_ns);
@@ -1075,9 +1073,9 @@ static enum hrtimer_restart mrc_req_loss_timer(struct hrtimer *t)
 	spin_lock(&req->lock);	/* a soft hrtimer: BHs are off */
 	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR) {
 		u64 now = ktime_get_ns(), look = 0;
-		u64 reads = mrc_read_track_tail_deadline(req->reads, mrc_req_read_tail_wait_ns(qp));
+		u64 reads = mrc_read_track_next_judge(req->reads, mrc_req_read_tail_wait_ns(qp));
 
-		/* a READ tail probe due: its READ_REQs may all be acknowledged */
+		/* READ responses to judge: their READ_REQs may all be acknowledged */
 		kick = reads && reads <= now;
 		if (mrc_tx_window_outstanding(&req->txw)) {
 			kick |= mrc_tx_window_holes(&req->txw) ||

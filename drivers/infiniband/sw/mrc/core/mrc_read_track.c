@@ -240,12 +240,6 @@ static uint64_t mrc_read_tail_deadline(const struct mrc_read_track *t, uint64_t 
 	return t->heard_ns + (wait_ns << (t->probes < 6U ? t->probes : 6U));
 }
 
-/* When a tail probe is due if the silence lasts (0: no response is awaited). */
-uint64_t mrc_read_track_tail_deadline(const struct mrc_read_track *t, uint64_t wait_ns)
-{
-	return t->tail == t->head ? 0 : mrc_read_tail_deadline(t, wait_ns);
-}
-
 /*
  * The earliest time a tracked chunk has responses lost, or with
  * @tail_wait_ns a tail probe is due (0: neither will be).

@@ -70,7 +70,6 @@ void mrc_read_track_asked(struct mrc_read_track *t, uint32_t seq, uint64_t judge
 void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq);
 void mrc_read_track_forget(struct mrc_read_track *t, uint32_t seq);
 uint64_t mrc_read_track_next_judge(const struct mrc_read_track *t, uint64_t tail_wait_ns);
-uint64_t mrc_read_track_tail_deadline(const struct mrc_read_track *t, uint64_t wait_ns);
 void mrc_read_track_heard(struct mrc_read_track *t, uint64_t now_ns, bool arrival);
 bool mrc_read_track_tail_due(struct mrc_read_track *t, uint64_t now_ns, uint64_t wait_ns,
 			     uint32_t *seq, uint64_t *missing);
