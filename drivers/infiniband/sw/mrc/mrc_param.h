@@ -51,6 +51,8 @@
 #define MRC_REQ_BUDGET		64
 #define MRC_REQ_MAX_BACKOFF	7
 #define MRC_REQ_MAX_SPARES	3
+/* READ_REQs a pass sends for responses lost (mrc_req_read_losses()) */
+#define MRC_REQ_READ_AGAIN	16
 
 /*
  * The responder, per QP: READ jobs queued (the READ requests a peer may

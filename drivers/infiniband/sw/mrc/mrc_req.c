@@ -774,6 +774,18 @@ static struct mrc_swqe *mrc_req_read_wqe(struct mrc_qp *qp, u32 seq, u32 *k)
 	return NULL;
 }
 
+/* READ @w failed: its missing responses are judged no more (its chunks go as it completes). */
+static void mrc_req_read_forget(struct mrc_qp *qp, const struct mrc_swqe *w)
+{
+	u32 k;
+
+	if (!mrc_wqe_is_read(w->wqe))
+		return;
+	for (k = mrc_req_read_first_missing(qp, w) / MRC_READ_REQ_MAX_PKTS;
+	     k < DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS); k++)
+		mrc_read_track_forget(qp->req.reads, w->first_chunk + k);
+}
+
 /* Whether the READ_REQ asking for response @idx of @w arrived (was acknowledged). */
 static bool mrc_req_read_requested(const struct mrc_qp *qp, const struct mrc_swqe *w, u32 idx)
 {
@@ -814,22 +826,39 @@ static int mrc_req_read_chunk_again(struct mrc_qp *qp, struct mrc_swqe *w, u32 k
 }
 
 /*
- * A READ's missing tail asked for again after a silence
- * (mrc_read_track_tail_due()), not after a retransmit timeout without
- * progress; the next tail deadline arms the loss timer.
+ * READ responses found lost by their order (mrc_read_track_lost()) are
+ * asked for again within a reordering window, not after a retransmit
+ * timeout without progress; the earliest chunk still waiting arms the loss
+ * timer. At most MRC_REQ_READ_AGAIN requests a pass: the peer queues them
+ * apart, in MRC_RESP_AGAIN slots.
  */
 static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 {
 	struct mrc_req *req = &qp->req;
-	u64 now = ktime_get_ns(), next, lost;
-	u32 k, seq;
+	u64 now = ktime_get_ns(), next, judge, lost;
+	int floor = budget - MRC_REQ_READ_AGAIN;
+	u32 i, k, seq;
 
 	if (req->reads->tail == req->reads->head)
 		return budget;
-	/*
-	 * Responses found lost by order (mrc_read_track_lost()) are not asked
-	 * for here yet: see mrc_comp_read_resp().
-	 */
+	for (i = req->done; i != req->next && budget > floor; i++) {
+		struct mrc_swqe *w = mrc_req_swqe(qp, i);
+
+		if (w->status) {	/* failed, maybe before it was sent */
+			mrc_req_read_forget(qp, w);
+			continue;
+		}
+		if (!w->next_pkt)
+			break;
+		if (!mrc_wqe_is_read(w->wqe))
+			continue;
+		for (k = mrc_req_read_first_missing(qp, w) / MRC_READ_REQ_MAX_PKTS;
+		     k < DIV_ROUND_UP(w->next_pkt, MRC_READ_REQ_MAX_PKTS) && budget > floor; k++) {
+			lost = mrc_read_track_lost(req->reads, w->first_chunk + k, now, &judge);
+			if (lost)
+				budget = mrc_req_read_chunk_again(qp, w, k, lost, now, budget);
+		}
+	}
 	if (mrc_read_track_tail_due(req->reads, now, mrc_req_read_tail_wait_ns(qp), &seq, &lost)) {
 		struct mrc_swqe *w = mrc_req_read_wqe(qp, seq, &k);
 
@@ -839,8 +868,8 @@ static int mrc_req_read_losses(struct mrc_qp *qp, int budget)
 		}
 	}
 	/*
-	 * A deadline passed already is one this pass could not act on: the
-	 * next look is a while on, never at once, or timer and pass would
+	 * A deadline passed already is one this pass left (its limit reached):
+	 * the next looks a while on, never at once, or timer and pass would
 	 * wake each other without end.
 	 */
 	next = mrc_read_track_next_judge(req->reads, mrc_req_read_tail_wait_ns(qp));
