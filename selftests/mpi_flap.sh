@@ -173,8 +173,8 @@ phase_field() { # PHASE FIELD
 
 # Over mrc: the job passed with every step verified, and each event phase's p99 is within
 # P99_LIMIT of the quiet phase's. The p99 is a known failure for now (P99_XFAIL): the job goes
-# through the flaps and the swap, and its QPs hardly time out (a READ's lost tail is asked for
-# after a silence, not a timeout), but a step still takes seconds now and then while no QP's oldest PSN
+# through the flaps and the swap, and its QPs no longer time out (READ responses are found lost by
+# order and by silence), but a step still takes seconds now and then while no QP's oldest PSN
 # waited over a third of a second (the flapqp rows): the wait is in a READ's tail, probed with
 # back-off, or above the transport (UD datagrams, UCX's wire-up, take plane 1 only, as does Open
 # MPI's out-of-band TCP over IPv4). Not found yet.

@@ -359,6 +359,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_swqe *w = mrc_req_find_psn(qp, hdr->psn);
 	u32 idx, off, seg, chunk, len = hdr->payload_len;
+	u64 judge;
 	void *buf;
 	int err;
 
@@ -391,14 +392,12 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	/* its PSN was sent, so its chunk is tracked or complete: this counts it once */
 	if (mrc_read_track_mark(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS) != 1)
 		return;
-	/*
-	 * The silence a READ's tail probe waits for starts over. Finding the
-	 * responses this one overtook (mrc_read_track_overtake()) is not
-	 * done: sprayed READ_REQs arrive out of order, the responder serves
-	 * them as they came, and the requester asked again for far more than
-	 * was lost (Documentation/multipath.rst, READ responses).
-	 */
-	mrc_read_track_heard(qp->req.reads, ktime_get_ns(), true);
+	/* the missing responses it overtook are lost a reordering window from now */
+	judge = ktime_get_ns();
+	mrc_read_track_heard(qp->req.reads, judge, true);
+	judge += mrc_loss_reo_wnd(&qp->req.loss);
+	if (mrc_read_track_overtake(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS, judge))
+		mrc_req_arm_loss_timer(qp, judge);
 	w->resp_pkts++;
 	w->progress_at = jiffies;
 	mrc_comp_progress(qp);

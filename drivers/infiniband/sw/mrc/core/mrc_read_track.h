@@ -12,9 +12,7 @@
  * READ WQE would be a megabyte for a 2 GiB READ, allocated from whatever
  * a process posts.
  *
- * Loss of responses can be found by their order (not used by the module
- * yet: sprayed READ_REQs are served out of order, see multipath.rst): the
- * responder sends the
+ * Loss of responses is found by their order: the responder sends the
  * responses of a chunk in index order, and the chunks in the order of their
  * READ_REQs, so a response that arrives overtakes every earlier one still
  * missing. Those count as lost once a wait the caller gives (its reordering
