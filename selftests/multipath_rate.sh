@@ -148,9 +148,9 @@ spine_blackhole_throughput() { failover_throughput rate_fabric "blackhole" rate_
 # Host A READs host B's memory (RATE_OP=read), so B's READ responses cross the shaped
 # B -> A paths, and spine 2 blackholes them mid-transfer. Nothing acknowledges a response:
 # A finds the lost ones by their order and asks for them again within a round trip
-# (read_responses_lost), where it used to wait for retransmit timeouts (57 of them here, now a
-# third of that at most; and half of (N-1)/N after the failure). B is asked again for responses it sent
-# (read_responses_resent) but does not take that as its EVs' loss yet, so a quarter of its
+# (read_responses_lost), where it used to wait for retransmit timeouts (57 of them here and half
+# of (N-1)/N after the failure; now 3 and 0.60 of before). B is asked again for responses it
+# sent (read_responses_resent) but does not take that as its EVs' loss yet, so a quarter of its
 # responses keep dying: the rate after the failure is short of (N-1)/N, an expected failure.
 spine_blackhole_read_throughput() {
 	local c

@@ -376,6 +376,8 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	/* READs go out as READ_REQs of MRC_READ_REQ_MAX_PKTS responses from the start */
 	chunk = w->first_chunk + idx / MRC_READ_REQ_MAX_PKTS;
 	if (mrc_read_track_arrived(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS)) {
+		/* asked for again too soon: the reordering window widens */
+		mrc_loss_on_spurious(&qp->req.loss);
 		mrc_stats_inc(mdev, MRC_CNT_DUPLICATES);
 		return;
 	}

@@ -175,6 +175,7 @@ struct mrc_resp {
 	struct mrc_read_table *read_msgs;	/* READs accepted, for repeats */
 	struct mrc_ev_cursor cursor;	/* EVs of READ responses */
 	struct work_struct work;	/* sends READ responses */
+	int tx_cpu;			/* the one CPU READ responses leave from */
 };
 
 /* A UD QP's state (mrc_ud.c): sends under req.lock, receives under resp.lock. */

@@ -59,6 +59,7 @@ int mrc_resp_init(struct mrc_qp *qp)
 	BUILD_BUG_ON(MRC_RESP_ATOMICS < MRC_MAX_RD_ATOMIC);
 	spin_lock_init(&resp->lock);
 	INIT_WORK(&resp->work, mrc_resp_work);
+	resp->tx_cpu = raw_smp_processor_id();	/* until a READ arrives */
 	resp->rxw_map = kcalloc(MRC_WINDOW_WORDS(qp->window), sizeof(u64), GFP_KERNEL);
 	resp->evt = kvcalloc(qp->window, sizeof(*resp->evt), GFP_KERNEL);
 	resp->reads = kcalloc(MRC_RESP_READS + MRC_RESP_AGAIN, sizeof(*resp->reads), GFP_KERNEL);
@@ -684,10 +685,21 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 	return mrc_resp_reads_pending(resp);
 }
 
+/*
+ * READ responses leave from one CPU at a time (resp.tx_cpu): from two, a
+ * later response could overtake an earlier one on its way through the
+ * stack, and the requester, which finds lost responses by their order,
+ * would ask for the earlier one again.
+ */
 static void mrc_resp_queue_reads(struct mrc_qp *qp)
 {
-	if (!READ_ONCE(qp->dying) && mrc_qp_state(qp) != IB_QPS_ERR)
-		queue_work(mrc_wq, &qp->resp.work);
+	int cpu = READ_ONCE(qp->resp.tx_cpu);
+
+	if (READ_ONCE(qp->dying) || mrc_qp_state(qp) == IB_QPS_ERR)
+		return;
+	if (!cpu_online(cpu))
+		cpu = WORK_CPU_UNBOUND;
+	queue_work_on(cpu, mrc_tx_wq, &qp->resp.work);
 }
 
 /* What READ_REQ @hdr asks for, as the READ table reads it. */
@@ -1010,6 +1022,13 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	mrc_resp_trust_way_back(qp, back);
 	resp->back = *back;	/* where our answers to it go */
 	resp->ack_psn = psn;
+	/*
+	 * With no response queued, the responses to come may leave from this
+	 * CPU: one READ at a time is answered from the softirq it came in,
+	 * without a worker's wake-up.
+	 */
+	if (!mrc_resp_reads_pending(resp))
+		WRITE_ONCE(resp->tx_cpu, smp_processor_id());
 	cum = mrc_rx_window_cum(&resp->rxw);
 	dup = mrc_psn_before(psn, cum) || mrc_rx_window_test(&resp->rxw, psn);
 	if (hdr->opcode == MRC_OP_READ_REQ)
@@ -1026,8 +1045,10 @@ void mrc_resp_recv(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		mrc_resp_recv_new(qp, hdr, skb, back, n, cum);
 	}
 
+	/* the first responses go at once, when this is the transmit CPU */
 	if (mrc_resp_reads_pending(resp) && !work_pending(&resp->work) &&
-	    mrc_resp_send_reads(qp, MRC_RESP_INLINE_PKTS))
+	    (smp_processor_id() != resp->tx_cpu ||
+	     mrc_resp_send_reads(qp, MRC_RESP_INLINE_PKTS)))
 		mrc_resp_queue_reads(qp);
 unlock:
 	spin_unlock_bh(&resp->lock);
