@@ -444,6 +444,37 @@ TEST(PathSet, SameEvGapAcrossSequenceWrap) {
     EXPECT_TRUE(mrc_path_set_gap_lost(ps.get(), 0, first));
 }
 
+// A responder hears of its READ responses' loss only when they are asked for again, which a
+// misjudged reordering causes too: a second request for one of an EV's responses within the
+// window makes it suspect, a lone one or one outside the window does not.
+TEST(PathSet, ResponsesAskedAgainTwiceInTheWindowMakeTheEvSuspect) {
+    PathSet ps(4);
+    ASSERT_EQ(ps.init_result(), 0);
+    constexpr uint64_t kWindow = 1000;
+    EXPECT_FALSE(mrc_path_set_response_lost(ps.get(), 1, 10, 100, kWindow)) << "one strike";
+    EXPECT_FALSE(mrc_path_set_response_lost(ps.get(), 1, 10, 100 + kWindow + 1, kWindow))
+            << "the second outside the window starts over";
+    EXPECT_FALSE(ps->ev[1].flags & MRC_EV_F_SUSPECT);
+    EXPECT_TRUE(mrc_path_set_response_lost(ps.get(), 1, 10, 200 + kWindow, kWindow));
+    EXPECT_TRUE(ps->ev[1].flags & MRC_EV_F_SUSPECT);
+    EXPECT_FALSE(mrc_path_set_usable(ps.get(), 1)) << "a suspect carries no data";
+    EXPECT_EQ(ps->ev[1].losses, 1U);
+    EXPECT_FALSE(mrc_path_set_response_lost(ps.get(), 1, 10, 300 + kWindow, kWindow))
+            << "suspect already";
+    EXPECT_FALSE(ps->ev[2].flags & MRC_EV_F_SUSPECT) << "strikes are per EV";
+}
+
+// A response sent before a send on the EV that arrived since says nothing against the EV.
+TEST(PathSet, ResponseAskedAgainAfterTheEvWasProvenIsNoStrike) {
+    PathSet ps(4);
+    ASSERT_EQ(ps.init_result(), 0);
+    const uint64_t sent = PathSet::kProvenNs - 1; // before the EV's latest proven send
+    EXPECT_FALSE(mrc_path_set_response_lost(ps.get(), 2, sent, 100, 1000));
+    EXPECT_FALSE(mrc_path_set_response_lost(ps.get(), 2, sent, 101, 1000));
+    EXPECT_FALSE(ps->ev[2].flags & MRC_EV_F_SUSPECT);
+    EXPECT_EQ(ps->ev[2].strikes, 0U);
+}
+
 TEST(PathSet, ALossMakesAGoodEvSuspectOnce) {
     PathSet ps(4);
     EXPECT_TRUE(ps.lose(2));

@@ -53,6 +53,14 @@
 #define MRC_REQ_MAX_SPARES	3
 /* READ_REQs a pass sends for responses lost (mrc_req_read_losses()) */
 #define MRC_REQ_READ_AGAIN	16
+/*
+ * Requests for READ responses again count together against an EV when
+ * this close (MRC_EV_RESPONSE_STRIKES): a dead EV's next response, one in
+ * nr_ev of the spray, is asked for again within it at the VM's rates; the
+ * hundred or two misjudged reorderings a healthy fabric shows in seconds
+ * seldom fall twice on one EV in it.
+ */
+#define MRC_RESP_STRIKE_WINDOW_NS	(50ULL * 1000 * 1000)
 
 /*
  * The responder, per QP: READ jobs queued (the READ requests a peer may

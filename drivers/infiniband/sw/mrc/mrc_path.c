@@ -670,3 +670,30 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_
 		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
 	return lost;
 }
+
+/*
+ * READ response sent on @ev at @sent_ns was asked for again: a strike
+ * against the EV's forward way, the responder's only news of it
+ * (mrc_path_set_response_lost()); strikes more than @window_ns apart
+ * start over. An EV turned suspect is probed at once, as on a loss.
+ */
+void mrc_path_response_lost(struct mrc_path *path, u32 ev, u64 sent_ns, u64 window_ns)
+{
+	bool suspect, probe_now = false;
+	struct mrc_ev_probe probe;
+	u64 now = ktime_get_ns();
+
+	if (!path || ev >= path->ps.nr_ev)	/* sent on a path set since swapped */
+		return;
+	spin_lock_bh(&path->lock);
+	suspect = mrc_path_set_response_lost(&path->ps, ev, sent_ns, now, window_ns);
+	if (suspect) {
+		probe_now = mrc_path_set_probe_suspect(&path->ps, ev, now, &probe);
+		mrc_path_kick_probes(path);
+	}
+	spin_unlock_bh(&path->lock);
+	if (probe_now)
+		mrc_path_send_probe(path, &probe);
+	if (suspect)
+		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
+}

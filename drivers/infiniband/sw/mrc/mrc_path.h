@@ -75,6 +75,7 @@ void mrc_path_pick(struct mrc_path *path, struct mrc_ev_cursor *cur, u32 avoid,
 		   u64 proven_since, bool resend, bool account, struct mrc_path_pick *pick);
 bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_time,
 		   bool account, u32 rtt_ns);
+void mrc_path_response_lost(struct mrc_path *path, u32 ev, u64 sent_ns, u64 window_ns);
 void mrc_path_account_acked(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, u64 now_ns);
 void mrc_path_rtt_sample(struct mrc_path *path, u32 ev, u32 rtt_ns);
 void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce);

@@ -135,6 +135,8 @@ struct mrc_resp_evt {
 	u64 compare;
 	u32 resp_psn;			/* READ: the response last sent from this slot */
 	bool resp_sent;			/* ... if any since the slot's request */
+	u32 resp_ev;			/* ... the EV it took */
+	u64 resp_sent_ns;		/* ... and when */
 };
 
 /* A receive WQE the responder has taken from the RQ ring. */

@@ -587,22 +587,26 @@ static void mrc_resp_evt_read(struct mrc_resp_evt *e, const struct mrc_pkt_hdr *
 }
 
 /*
- * READ response @psn leaves: recorded, so that a request for it again is
- * known for one of a response sent (mrc_resp_read_asked_again()).
+ * READ response @psn leaves on @ev: recorded, so that a request for it
+ * again is known for one of a response sent, and blames @ev
+ * (mrc_resp_read_asked_again()).
  */
-static void mrc_resp_sent_read(struct mrc_qp *qp, u32 psn)
+static void mrc_resp_sent_read(struct mrc_qp *qp, u32 psn, u32 ev)
 {
 	struct mrc_resp_evt *e = mrc_resp_evt(qp, psn);
 
 	e->resp_psn = psn;
 	e->resp_sent = true;
+	e->resp_ev = ev;
+	e->resp_sent_ns = ktime_get_ns();
 }
 
 /*
  * Duplicate READ_REQ @ask asks again for responses sent already: counted
- * (read_responses_resent). Their EVs are not blamed yet: turned suspect,
- * EVs went ASSUMED_BAD for nothing under multipath.sh's stress (a peer asks
- * again for responses a reordering only delayed too, a batch at a time).
+ * (read_responses_resent), and a strike against each one's EV, which
+ * turns suspect at its MRC_EV_RESPONSE_STRIKES-th within
+ * MRC_RESP_STRIKE_WINDOW_NS: the responder's only news that its responses
+ * die on a way (a peer asks again for some a reordering only delayed too).
  * Bounded by the READ_REQ_MAX_PKTS a request may ask for; a slot whose
  * request is newer names no response.
  */
@@ -614,8 +618,11 @@ static void mrc_resp_read_asked_again(struct mrc_qp *qp, const struct mrc_read_a
 	for (i = 0; i < max(n, 1U); i++) {
 		const struct mrc_resp_evt *e = mrc_resp_evt(qp, ask->psn + i);
 
-		if (e->resp_psn == ask->psn + i && e->resp_sent)
-			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_READ_RESPONSES_RESENT);
+		if (e->resp_psn != ask->psn + i || !e->resp_sent)
+			continue;
+		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_READ_RESPONSES_RESENT);
+		mrc_path_response_lost(qp->path, e->resp_ev, e->resp_sent_ns,
+				       MRC_RESP_STRIKE_WINDOW_NS);
 	}
 }
 
@@ -627,6 +634,7 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 {
 	struct mrc_resp *resp = &qp->resp;
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
+	struct mrc_path_pick pick;
 	struct mrc_ev_tx tx;
 
 	while (budget > 0 && mrc_resp_reads_pending(resp) && mrc_qp_state(qp) != IB_QPS_ERR) {
@@ -670,9 +678,10 @@ static bool mrc_resp_send_reads(struct mrc_qp *qp, int budget)
 			mrc_mr_copy(mr, job->va + off, payload, seg, MRC_FROM_MR);
 			mrc_mr_put(mr);
 		}
-		mrc_qp_next_ev(qp, &tx);
-		mrc_resp_sent_read(qp, hdr.psn);
-		mrc_pkt_send(qp, skb, &tx);
+		mrc_path_pick(qp->path, &resp->cursor, MRC_PROFILE_EV_MAX, 0, false, false,
+			      &pick);
+		mrc_resp_sent_read(qp, hdr.psn, pick.ev);
+		mrc_pkt_send(qp, skb, &pick.tx);
 		/*
 		 * A job leaves the queue with its last response: the requester
 		 * sends its next READ_REQ as soon as that arrives, and the

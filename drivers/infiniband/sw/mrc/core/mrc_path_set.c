@@ -605,6 +605,15 @@ static void mrc_group_judge(struct mrc_path_set *ps, uint32_t ev)
 	}
 }
 
+/* GOOD @ev lost what it sent at @sent_ns: suspect, the set alarmed, its group judged. */
+static void mrc_ev_suspect_lost(struct mrc_path_set *ps, uint32_t ev, uint64_t sent_ns)
+{
+	mrc_ev_make_suspect(ps, ev);
+	if (!ps->alarm_ns)
+		mrc_alarm_start(ps, sent_ns);
+	mrc_group_judge(ps, ev);
+}
+
 /*
  * Transmission @seq on @ev, sent at @sent_ns, was found lost. A GOOD EV
  * becomes suspect: it carries no more data until a probe (or an
@@ -629,10 +638,34 @@ bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint6
 	/* acknowledged after the lost one already: the path delivers */
 	if (h->acked_seq && (int32_t)(h->acked_seq - (seq + 1U)) > 0)
 		return false;
-	mrc_ev_make_suspect(ps, ev);
-	if (!ps->alarm_ns)
-		mrc_alarm_start(ps, sent_ns);
-	mrc_group_judge(ps, ev);
+	mrc_ev_suspect_lost(ps, ev, sent_ns);
+	return true;
+}
+
+/*
+ * A READ response sent on @ev at @sent_ns was asked for again at @now_ns.
+ * The MRC_EV_RESPONSE_STRIKES-th such request in a row, each within
+ * @window_ns of the one before, makes a GOOD EV suspect, as a loss does
+ * (mrc_path_set_lost()), unless a send on it sent later has been proven.
+ * Returns true when the EV just became suspect: the caller probes it.
+ */
+bool mrc_path_set_response_lost(struct mrc_path_set *ps, uint32_t ev, uint64_t sent_ns,
+				uint64_t now_ns, uint64_t window_ns)
+{
+	struct mrc_ev_health *h = &ps->ev[ev];
+
+	if (h->state != MRC_EV_GOOD || (h->flags & MRC_EV_F_SUSPECT))
+		return false;
+	if (h->proven_ns > sent_ns)	/* the way works since */
+		return false;
+	if (now_ns - h->strike_ns > window_ns)
+		h->strikes = 0;
+	h->strike_ns = now_ns;
+	if (++h->strikes < MRC_EV_RESPONSE_STRIKES)
+		return false;
+	h->strikes = 0;
+	h->losses++;
+	mrc_ev_suspect_lost(ps, ev, sent_ns);
 	return true;
 }
 

@@ -126,6 +126,14 @@ enum mrc_spray_policy {
 #define MRC_EV_REORDER		3U	/* later sends acked on the same EV: lost */
 #define MRC_EV_SUSPECT_PROBES	2U	/* unanswered probes of a suspect EV: ASSUMED_BAD */
 #define MRC_EV_PROBES_GOOD	3U	/* probes answered in a row: GOOD again */
+/*
+ * A responder's READ responses are never acknowledged: it learns that one
+ * died only when its requester asks for it again, which a reordering the
+ * requester misjudged does too. Only this many such requests for responses
+ * on one EV, each within @window_ns of the one before, make it suspect
+ * (mrc_path_set_response_lost()).
+ */
+#define MRC_EV_RESPONSE_STRIKES	2U
 
 /*
  * Probe timing (the caller's clock, nanoseconds). A probe is judged missed
@@ -223,6 +231,8 @@ struct mrc_ev_health {
 	uint64_t losses;	/* transmissions found lost */
 	uint64_t probes;	/* probes sent */
 	uint64_t probes_answered;
+	uint64_t strike_ns;	/* the latest of @strikes (MRC_EV_RESPONSE_STRIKES) */
+	uint8_t strikes;	/* its responses asked for again in a row */
 };
 
 /* A QP's place in the walk over its path set. */
@@ -331,6 +341,8 @@ bool mrc_path_set_gap_lost(const struct mrc_path_set *ps, uint32_t ev, uint32_t 
 
 bool mrc_path_set_lost(struct mrc_path_set *ps, uint32_t ev, uint32_t seq, uint64_t sent_ns,
 		       uint32_t rtt_ns);
+bool mrc_path_set_response_lost(struct mrc_path_set *ps, uint32_t ev, uint64_t sent_ns,
+				uint64_t now_ns, uint64_t window_ns);
 void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path_tick *tick);
 bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t now_ns,
 				struct mrc_ev_probe *probe);
