@@ -641,6 +641,28 @@ void mrc_path_ack_came_back(struct mrc_path *path, u32 sport, bool ce)
 }
 
 /*
+ * @ev just turned suspect, under the set's lock: its first probe goes now,
+ * not at the tick (see mrc_path_set_probe_suspect()). Returns whether
+ * @probe is to be sent, by mrc_path_suspected() once the lock is dropped.
+ */
+static bool mrc_path_suspect_locked(struct mrc_path *path, u32 ev, struct mrc_ev_probe *probe)
+{
+	bool probe_now = mrc_path_set_probe_suspect(&path->ps, ev, ktime_get_ns(), probe);
+
+	mrc_path_kick_probes(path);
+	return probe_now;
+}
+
+/* Unlocked, after mrc_path_suspect_locked(): its probe, and the count. */
+static void mrc_path_suspected(struct mrc_path *path, bool probe_now,
+			       const struct mrc_ev_probe *probe)
+{
+	if (probe_now)
+		mrc_path_send_probe(path, probe);
+	mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
+}
+
+/*
  * Whether transmission @seq on @ev, sent at @sent_ns and unacknowledged,
  * counts as lost: by the time rule (@by_time, judged by the caller) or the
  * same-EV gap rule. An @account-ed transmission's loss is recorded against
@@ -658,16 +680,11 @@ bool mrc_path_lost(struct mrc_path *path, u32 ev, u32 seq, u64 sent_ns, bool by_
 	lost = by_time || mrc_path_set_gap_lost(&path->ps, ev, seq);
 	if (lost && account)
 		suspect = mrc_path_set_lost(&path->ps, ev, seq, sent_ns, rtt_ns);
-	if (suspect) {
-		/* its first probe now, not at the tick: see mrc_path_set_probe_suspect() */
-		probe_now = mrc_path_set_probe_suspect(&path->ps, ev, ktime_get_ns(), &probe);
-		mrc_path_kick_probes(path);
-	}
-	spin_unlock_bh(&path->lock);
-	if (probe_now)
-		mrc_path_send_probe(path, &probe);
 	if (suspect)
-		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
+		probe_now = mrc_path_suspect_locked(path, ev, &probe);
+	spin_unlock_bh(&path->lock);
+	if (suspect)
+		mrc_path_suspected(path, probe_now, &probe);
 	return lost;
 }
 
@@ -681,19 +698,14 @@ void mrc_path_response_lost(struct mrc_path *path, u32 ev, u64 sent_ns, u64 wind
 {
 	bool suspect, probe_now = false;
 	struct mrc_ev_probe probe;
-	u64 now = ktime_get_ns();
 
 	if (!path || ev >= path->ps.nr_ev)	/* sent on a path set since swapped */
 		return;
 	spin_lock_bh(&path->lock);
-	suspect = mrc_path_set_response_lost(&path->ps, ev, sent_ns, now, window_ns);
-	if (suspect) {
-		probe_now = mrc_path_set_probe_suspect(&path->ps, ev, now, &probe);
-		mrc_path_kick_probes(path);
-	}
-	spin_unlock_bh(&path->lock);
-	if (probe_now)
-		mrc_path_send_probe(path, &probe);
+	suspect = mrc_path_set_response_lost(&path->ps, ev, sent_ns, ktime_get_ns(), window_ns);
 	if (suspect)
-		mrc_stats_inc(path->mdev, MRC_CNT_EV_SUSPECTED);
+		probe_now = mrc_path_suspect_locked(path, ev, &probe);
+	spin_unlock_bh(&path->lock);
+	if (suspect)
+		mrc_path_suspected(path, probe_now, &probe);
 }
