@@ -59,9 +59,10 @@ static struct notifier_block mrc_netdev_notifier = {
 	.notifier_call = mrc_netdev_event,
 };
 
-/* Per-QP READ-responder work (see mrc_resp.c). */
-struct workqueue_struct *mrc_wq;
-/* Per-QP requester work, on the QP's transmit CPU (see mrc_req.c). */
+/*
+ * Per-QP transmit work, on the CPU each QP sends from: the requester's
+ * passes (mrc_req.c) and READ responses (mrc_resp.c).
+ */
 struct workqueue_struct *mrc_tx_wq;
 
 static int __init mrc_init(void)
@@ -69,18 +70,13 @@ static int __init mrc_init(void)
 	int err;
 
 	/*
+	 * Per CPU, not unbound: a QP's packets leave from the CPU it chose.
 	 * Not WQ_HIGHPRI: a sender that outranks ksoftirqd overruns the
 	 * receive backlog of a software link and turns speed into loss.
 	 */
-	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND, 0);
-	if (!mrc_wq)
-		return -ENOMEM;
-	/* per CPU, not unbound: a QP's passes run where it chose to send from */
 	mrc_tx_wq = alloc_workqueue("mrc_tx", 0, 0);
-	if (!mrc_tx_wq) {
-		err = -ENOMEM;
-		goto err_wq;
-	}
+	if (!mrc_tx_wq)
+		return -ENOMEM;
 	err = mrc_net_init();
 	if (err)
 		goto err_tx_wq;
@@ -102,8 +98,6 @@ err_net:
 	mrc_net_exit();
 err_tx_wq:
 	destroy_workqueue(mrc_tx_wq);
-err_wq:
-	destroy_workqueue(mrc_wq);
 	return err;
 }
 
@@ -117,7 +111,6 @@ static void __exit mrc_exit(void)
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	mrc_net_exit();
 	destroy_workqueue(mrc_tx_wq);
-	destroy_workqueue(mrc_wq);
 	pr_info("unloaded\n");
 }
 

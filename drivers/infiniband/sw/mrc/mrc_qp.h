@@ -325,7 +325,6 @@ void mrc_ud_discard(struct mrc_qp *qp);
 int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
 
-extern struct workqueue_struct *mrc_wq;
 extern struct workqueue_struct *mrc_tx_wq;
 const char *mrc_qp_state_name(enum ib_qp_state state);
 
