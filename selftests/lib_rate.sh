@@ -105,8 +105,17 @@ rate_run() { # SECONDS [AT BREAK]
 		cat /tmp/rate-bw.out >&2
 		fail "the $RATE_OP transfer failed"
 	}
+	RATE_T_END=$(now_ms)
 	[ -z "$stats" ] || { kill $stats; wait $stats; } 2>/dev/null || true
 	kill $sampler $RATE_ANCHOR
+}
+
+# Host A's receive rate, MB/s, every STEP ms from FROM (ms) on, and when the transfer ended.
+rate_timeline() { # FROM STEP
+	awk -v from="$1" -v step="$2" -v end="$RATE_T_END" '
+		$1 >= from { if (!t0) { t0 = $1; b0 = $2 }
+			if ($1 - t0 >= step) { printf " %.1f", ($2 - b0) / ($1 - t0) / 1000; t0 = $1; b0 = $2 } }
+		END { printf "; the transfer ended %d ms after the first\n", end - from }' $RATE_SAMPLES
 }
 
 # awk over RATE_SAMPLES with t[] and b[], NR samples, and `last`: the last sample while
@@ -156,7 +165,9 @@ rate_of_qp() {
 #   RATE_STALL   what the failure cost, in ms of transfer at the settled rate: the bytes
 #                short of RATE_AFTER over the 3 s after the failure, divided by it (0 when
 #                the surviving paths took over at once; 3000 when nothing came through;
-#                a sampling gap in those 3 s counts as stalled),
+#                a sampling gap in those 3 s counts as stalled). A settled rate below half
+#                of (N-1)/N of before is no yardstick (a transfer that never recovered
+#                would be short of nothing): that half is used instead,
 #   RATE_KSTALL  the kernel's own fact: the longest time the oldest unacknowledged PSN of
 #                B's QP waited from the failure on (qp-stats stall-max-ns, reset as the
 #                failure comes), ms, and RATE_KSTALL_RTT the same in the QP's smoothed
@@ -171,12 +182,15 @@ failover_measure() { # WHAT BREAK
 	local what=$1
 	rate_run 14 4 "$2"
 	RATE_AFTER=$(rate_settled 4000 $((RATE_T_BREAK + 3000)))
-	rate_awk -v tf="$RATE_T_BREAK" -v post="$RATE_AFTER" -v gap=$RATE_GAP_MS '
+	rate_awk -v tf="$RATE_T_BREAK" -v post="$RATE_AFTER" -v gap=$RATE_GAP_MS \
+		-v n="$RATE_SPINES" '
 		for (i = 2; i <= NR; i++)
 			if (t[i] <= tf && t[i - 1] >= tf - 3000 && t[i] - t[i - 1] <= gap) {
 				pre += b[i] - b[i - 1]
 				pre_t += t[i] - t[i - 1]
 			}
+		if (pre_t && post < pre * 1000 / pre_t * (n - 1) / n / 2)
+			post = pre * 1000 / pre_t * (n - 1) / n / 2
 		# the bytes short of the settled rate in the 3 s after the failure; time not
 		# sampled (3000 - cov) counts as stalled, so the stall is an upper bound
 		for (i = 2; i <= NR && t[i - 1] < tf + 3000; i++) {

@@ -143,34 +143,67 @@ rate_failure_facts() {
 	echo "the requester's QP ($RATE_OP) as last seen: $(jq -c . $RATE_QP_JSON 2>/dev/null)"
 }
 
+# A READ's also needs the responder's side: its QP and every counter of both hosts.
+read_failure_facts() {
+	rate_failure_facts
+	echo "host A's receive rate (MB/s) every 500 ms from the failure on:" \
+		"$(rate_timeline "$RATE_T_BREAK" 500)"
+	echo "the responder's QP: $(nb mrcctl -j stats qp dev mrcstb 2>/dev/null)"
+	counters_of mrcsta
+	counters_of mrcstb
+}
+
 spine_link_down_throughput() { failover_throughput rate_fabric "link down" rate_link_down; }
 spine_blackhole_throughput() { failover_throughput rate_fabric "blackhole" rate_blackhole; }
 # Host A READs host B's memory (RATE_OP=read), so B's READ responses cross the shaped
 # B -> A paths, and spine 2 blackholes them mid-transfer. Nothing acknowledges a response:
-# A finds the lost ones by their order and asks for them again within a round trip
-# (read_responses_lost), where it used to wait for retransmit timeouts (57 of them here and half
-# of (N-1)/N after the failure). B is asked again for responses it sent (read_responses_resent)
-# and takes a second request within 50 ms for one EV's responses for that EV's loss: the dead
-# spine's EVs go suspect, then ASSUMED_BAD (2 timeouts and 0.63 of before in one run; 11 and
-# 0.55 without B's verdicts). The rate after the failure stays short of (N-1)/N: an expected
-# failure.
+# A finds the lost ones by their order and asks for them again a reordering window after they
+# were overtaken (read_responses_lost), where it used to wait for retransmit timeouts (57 of
+# them here and half of (N-1)/N after the failure). A's READ window paces the responses by
+# their round trips and ECN marks (the responder sent them as fast as asked: 16 READs of
+# 64 KiB, 85 ms of queue on these paths). B is asked again for responses it sent
+# (read_responses_resent) and takes a second request within 500 ms for one EV's responses for
+# that EV's loss: the dead spine's EVs go suspect, then ASSUMED_BAD. The healthy seconds before
+# the failure are checked too: a chunk's overtaken responses each get a whole reordering
+# window (when the first deadline held for all, a sixth of the responses were asked for again
+# and B took hundreds of healthy EVs for dead).
 spine_blackhole_read_throughput() {
-	local c
+	local c RATE_OP=read	# for what this calls, the failure's facts too
 	rate_fabric
-	RATE_OP=read failover_measure "READ blackhole" rate_blackhole
+	failover_measure "READ blackhole" read_blackhole
 	no_qp_errors
+	echo "before the failure: A asked again for $RATE_READ_PRE_LOST of $RATE_READ_PRE_RX" \
+		"packets it received; B took $RATE_READ_PRE_BAD EVs for dead"
 	echo "A: $(for c in read_responses_lost retransmits duplicates timeouts; do
 		echo -n "$c $(counter mrcsta $c) "; done)"
 	echo "B: $(for c in read_responses_resent ev_suspected ev_marked_bad duplicates tx_packets; do
 		echo -n "$c $(counter mrcstb $c) "; done)"
+	echo "A's READ window as last seen: $(jq -r 'map("\(.read_cwnd) responses, cut" +
+		" \(.read_delay_decreases) times by delay, \(.read_ecn_decreases) by ECN marks") |
+		join("; ")' $RATE_QP_JSON 2>/dev/null)"
+	[ $((RATE_READ_PRE_LOST * 20)) -lt "$RATE_READ_PRE_RX" ] ||
+		{ read_failure_facts; fail "READ, healthy: $RATE_READ_PRE_LOST responses asked again"; }
+	[ "$RATE_READ_PRE_BAD" -le 8 ] ||
+		{ read_failure_facts; fail "READ, healthy: B took $RATE_READ_PRE_BAD EVs for dead"; }
 	# the fabric's devices are new: their counters started at 0
 	counter_grew mrcsta read_responses_lost 0 1 "READ responses A found lost"
 	counter_grew mrcstb read_responses_resent 0 1 "READ responses B was asked for again"
-	[ "$RATE_STALL" -lt 2900 ] || fail "READ blackhole: nothing came through in the 3 s after"
+	# the dead spine's 64 of B's 256 EVs: the responder finds most of them by the repeats
+	counter_grew mrcstb ev_marked_bad "$RATE_READ_PRE_BAD" 32 "B's verdicts on its dead EVs"
+	[ "$RATE_STALL" -lt 2900 ] ||
+		{ read_failure_facts; fail "READ blackhole: nothing came through in the 3 s after"; }
 	[ "$RATE_RTO" -le 20 ] || fail "READ blackhole: $RATE_RTO retransmit timeouts of A's QP"
 	awk -v a="$RATE_AFTER" -v b="$RATE_BEFORE" -v n=$SPINES \
 		'BEGIN { r = b ? a / b : 0; exit !(r >= 0.8 * (n - 1) / n) }' ||
-		xfail "READ blackhole: after the failure $RATE_AFTER B/s, short of (N-1)/N of before"
+		{ read_failure_facts; fail "READ blackhole: after the failure $RATE_AFTER B/s"; }
+}
+
+# The blackhole, the READ's counters as it finds them first.
+read_blackhole() {
+	RATE_READ_PRE_LOST=$(counter mrcsta read_responses_lost)
+	RATE_READ_PRE_RX=$(counter mrcsta rx_packets)
+	RATE_READ_PRE_BAD=$(counter mrcstb ev_marked_bad)
+	rate_blackhole
 }
 
 spine_link_down_throughput_srv6() {

@@ -178,14 +178,34 @@ TEST_F(Loss, TailLossProbeTwoSmoothedRttsAfterTheLastSend) {
 // READ responses asked for again wait a round trip and the reordering window; a READ's tail
 // is asked for after two round trips and the window, never under MRC_READ_TAIL_MIN_NS.
 TEST_F(Loss, ReadResponseWaitsFollowTheRoundTrip) {
-    EXPECT_EQ(mrc_loss_read_again_ns(&l, 7 * kMs), 7 * kMs) << "no round trip yet: the RTO";
-    EXPECT_EQ(mrc_loss_read_tail_ns(&l, 7 * kMs), 7 * kMs);
+    const mrc_read_rtt none{};
+    EXPECT_EQ(mrc_loss_read_again_ns(&l, &none, 7 * kMs), 7 * kMs) << "no round trip: the RTO";
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, &none, 7 * kMs), 7 * kMs);
     acked(1, 0, 10 * kMs);
-    EXPECT_EQ(mrc_loss_read_again_ns(&l, 7 * kMs), 10 * kMs + mrc_loss_reo_wnd(&l));
-    EXPECT_EQ(mrc_loss_read_tail_ns(&l, 7 * kMs), 20 * kMs + mrc_loss_reo_wnd(&l));
+    EXPECT_EQ(mrc_loss_read_again_ns(&l, &none, 7 * kMs), 10 * kMs + mrc_loss_reo_wnd(&l));
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, &none, 7 * kMs), 20 * kMs + mrc_loss_reo_wnd(&l));
     Loss::SetUp();
     acked(1, 0, 10 * kUs);
-    EXPECT_EQ(mrc_loss_read_tail_ns(&l, 7 * kMs), MRC_READ_TAIL_MIN_NS) << "the floor";
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, &none, 7 * kMs), MRC_READ_TAIL_MIN_NS) << "the floor";
+}
+
+// The responses cross queues this side's ACKs may never meet: their own round trips, as the
+// READ window measured them, stretch the waits, and how far apart they arrive the reordering
+// window.
+TEST_F(Loss, ReadResponseWaitsFollowTheResponsesOwnQueue) {
+    acked(1, 0, 1 * kMs);
+    const uint32_t wnd = mrc_loss_reo_wnd(&l);
+    const mrc_read_rtt close{.srtt_ns = static_cast<uint32_t>(1 * kMs), .spread_ns = wnd / 2};
+    EXPECT_EQ(mrc_loss_read_reo_ns(&l, &close), wnd) << "within the window: the window";
+    const mrc_read_rtt queued{.srtt_ns = static_cast<uint32_t>(12 * kMs),
+                              .spread_ns = static_cast<uint32_t>(10 * kMs)};
+    ASSERT_GT(10 * kMs, wnd);
+    EXPECT_EQ(mrc_loss_read_reo_ns(&l, &queued), 10 * kMs) << "the responses' spread";
+    EXPECT_EQ(mrc_loss_read_again_ns(&l, &queued, 7 * kMs), 22 * kMs);
+    EXPECT_EQ(mrc_loss_read_tail_ns(&l, &queued, 7 * kMs), 34 * kMs);
+    Loss::SetUp();
+    EXPECT_EQ(mrc_loss_read_again_ns(&l, &queued, 7 * kMs), 22 * kMs)
+            << "the READ window's round trip stands in for the ACKs' yet to come";
 }
 
 // At most MRC_LOSS_TLP_MAX probes, each after twice the wait of the one before.

@@ -71,6 +71,9 @@ QpStats decode_qp_stats(const AttrView &a) {
     q.loss_decreases = a.u32(MRC_A_QP_STATS_LOSS_DECREASES).value_or(0);
     q.ecn_decreases = a.u32(MRC_A_QP_STATS_ECN_DECREASES).value_or(0);
     q.ecn_path_marks = a.u32(MRC_A_QP_STATS_ECN_PATH_MARKS).value_or(0);
+    q.read_cwnd = a.u32(MRC_A_QP_STATS_READ_CWND).value_or(0);
+    q.read_delay_decreases = a.u32(MRC_A_QP_STATS_READ_DELAY_DECREASES).value_or(0);
+    q.read_ecn_decreases = a.u32(MRC_A_QP_STATS_READ_ECN_DECREASES).value_or(0);
     return q;
 }
 

@@ -58,6 +58,8 @@ struct QpStats {
     // the congestion window's cuts by cause, and the marks it left to the path set
     std::uint32_t delay_decreases = 0, loss_decreases = 0, ecn_decreases = 0;
     std::uint32_t ecn_path_marks = 0;
+    // the READ window (the responses asked for at once) and its cuts
+    std::uint32_t read_cwnd = 0, read_delay_decreases = 0, read_ecn_decreases = 0;
 };
 
 struct EvEvent {

@@ -246,6 +246,9 @@ void show_qp_stats(Printer &p, std::span<const QpStats> qps) {
         p.field("loss_decreases", q.loss_decreases);
         p.field("ecn_decreases", q.ecn_decreases);
         p.field("ecn_path_marks", q.ecn_path_marks);
+        p.field("read_cwnd", q.read_cwnd);
+        p.field("read_delay_decreases", q.read_delay_decreases);
+        p.field("read_ecn_decreases", q.read_ecn_decreases);
         p.end_object();
         p.end_line();
     }

@@ -263,14 +263,18 @@ TEST(show, qp_stats_and_probe) {
                                     .delay_decreases = 4,
                                     .loss_decreases = 5,
                                     .ecn_decreases = 6,
-                                    .ecn_path_marks = 7}};
+                                    .ecn_path_marks = 7,
+                                    .read_cwnd = 48,
+                                    .read_delay_decreases = 8,
+                                    .read_ecn_decreases = 9}};
     std::ostringstream out;
     Printer p(out, false);
     show_qp_stats(p, qps);
     EXPECT_EQ(out.str(), "qpn 17 profile 0 packets 9 retransmits 1 timeouts 0 cwnd 64 "
                          "srtt_ns 1.50us base_rtt_ns 900ns in_flight 5 retries 2 "
                          "stall_max_ns 12.5ms wr_wait_max_ns 40.0ms spurious_resends 3 "
-                         "delay_decreases 4 loss_decreases 5 ecn_decreases 6 ecn_path_marks 7\n");
+                         "delay_decreases 4 loss_decreases 5 ecn_decreases 6 ecn_path_marks 7 "
+                         "read_cwnd 48 read_delay_decreases 8 read_ecn_decreases 9\n");
     ProbeReply r;
     const Addr16 a = parse_addr("::1");
     r.dst.assign(a.begin(), a.end());

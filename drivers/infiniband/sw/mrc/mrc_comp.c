@@ -13,6 +13,7 @@
 #include "core/mrc_seg.h"
 #include "mrc.h"
 #include "mrc_cq.h"
+#include "mrc_net.h"
 #include "mrc_path.h"
 #include "mrc_pkt.h"
 #include "mrc_qp.h"
@@ -353,13 +354,29 @@ bad:
 	mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_DROP_BAD_NAK);
 }
 
+/*
+ * A READ response arrived first time, @rtt_ns after its chunk was asked for
+ * (0: asked for again, no sample): the READ window hears of it as of an
+ * acknowledged packet, and of its congestion mark. Lost responses and
+ * timeouts cut nothing: they come of a path that died as often as of a
+ * queue, and a queue marks and delays before it drops.
+ */
+static void mrc_comp_read_window(struct mrc_qp *qp, const struct sk_buff *skb, u32 rtt_ns,
+				 u64 now)
+{
+	mrc_cc_on_ack(&qp->req.read_cc, 1, rtt_ns, now);
+	if (mrc_net_ce(skb))
+		mrc_cc_on_ce(&qp->req.read_cc, rtt_ns, now);
+}
+
 static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			       struct sk_buff *skb)
 {
 	struct mrc_dev *mdev = mrc_qp_dev(qp);
 	struct mrc_swqe *w = mrc_req_find_psn(qp, hdr->psn);
-	u32 idx, off, seg, chunk, len = hdr->payload_len;
-	u64 judge;
+	u32 idx, off, seg, chunk, rtt, len = hdr->payload_len;
+	struct mrc_read_rtt read;
+	u64 judge, now;
 	void *buf;
 	int err;
 
@@ -392,12 +409,15 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 		}
 	}
 	/* its PSN was sent, so its chunk is tracked or complete: this counts it once */
-	if (mrc_read_track_mark(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS) != 1)
+	now = ktime_get_ns();
+	rtt = mrc_read_track_rtt(qp->req.reads, chunk, now);
+	if (mrc_read_track_mark(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS, now) != 1)
 		return;
+	mrc_comp_read_window(qp, skb, rtt, now);
 	/* the missing responses it overtook are lost a reordering window from now */
-	judge = ktime_get_ns();
-	mrc_read_track_heard(qp->req.reads, judge, true);
-	judge += mrc_loss_reo_wnd(&qp->req.loss);
+	mrc_read_track_heard(qp->req.reads, now, true);
+	mrc_req_read_rtt(qp, &read);
+	judge = now + mrc_loss_read_reo_ns(&qp->req.loss, &read);
 	if (mrc_read_track_overtake(qp->req.reads, chunk, idx % MRC_READ_REQ_MAX_PKTS, judge))
 		mrc_req_arm_loss_timer(qp, judge);
 	w->resp_pkts++;

@@ -629,6 +629,7 @@ struct mrc_nl_qp_snap {
 	u64 wr_wait_max_ns;
 	u32 spurious;
 	u32 delay_decreases, loss_decreases, ecn_decreases, ecn_path_marks;
+	u32 read_cwnd, read_delay_decreases, read_ecn_decreases;
 };
 
 static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
@@ -661,7 +662,10 @@ static int mrc_nl_qp_stats_fill(struct sk_buff *skb, struct netlink_callback *cb
 	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_DECREASES, s->ecn_decreases) ||
 	    nla_put_u32(skb, MRC_A_QP_STATS_ECN_PATH_MARKS, s->ecn_path_marks) ||
 	    nla_put_u64_64bit(skb, MRC_A_QP_STATS_WR_WAIT_MAX_NS, s->wr_wait_max_ns,
-			      MRC_A_QP_STATS_PAD)) {
+			      MRC_A_QP_STATS_PAD) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_READ_CWND, s->read_cwnd) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_READ_DELAY_DECREASES, s->read_delay_decreases) ||
+	    nla_put_u32(skb, MRC_A_QP_STATS_READ_ECN_DECREASES, s->read_ecn_decreases)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -706,6 +710,9 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			s.loss_decreases = READ_ONCE(qp->req.cc.loss_decreases);
 			s.ecn_decreases = READ_ONCE(qp->req.cc.ecn_decreases);
 			s.ecn_path_marks = READ_ONCE(qp->req.cc.ecn_path_marks);
+			s.read_cwnd = mrc_cc_cwnd(&qp->req.read_cc);
+			s.read_delay_decreases = READ_ONCE(qp->req.read_cc.delay_decreases);
+			s.read_ecn_decreases = READ_ONCE(qp->req.read_cc.ecn_decreases);
 		}
 		xa_unlock(&mdev->qp_xa);
 		if (!qp)

@@ -56,11 +56,15 @@
 /*
  * Requests for READ responses again count together against an EV when
  * this close (MRC_EV_RESPONSE_STRIKES): a dead EV's next response, one in
- * nr_ev of the spray, is asked for again within it at the VM's rates; the
- * hundred or two misjudged reorderings a healthy fabric shows in seconds
- * seldom fall twice on one EV in it.
+ * nr_ev of the spray, is asked for again within it (256 EVs at the VM's
+ * 10 MB/s of 4 KiB responses: some 100 ms apart, so 50 ms, the window
+ * before, never saw a dead EV twice once a chunk's overtaken responses got
+ * a whole reordering window each and the spurious requests that used to
+ * fill it were gone, mrc_read_track.c); the few dozen misjudged
+ * reorderings a healthy fabric shows in a second seldom fall twice on one
+ * EV in it, and a false suspect costs a probe.
  */
-#define MRC_RESP_STRIKE_WINDOW_NS	(50ULL * 1000 * 1000)
+#define MRC_RESP_STRIKE_WINDOW_NS	(500ULL * 1000 * 1000)
 
 /*
  * The responder, per QP: READ jobs queued (the READ requests a peer may

@@ -55,6 +55,7 @@ struct mrc_req {
 	spinlock_t lock;
 	struct mrc_tx_window txw;
 	struct mrc_cc cc;		/* how much of txw may be in flight */
+	struct mrc_cc read_cc;		/* how many READ responses may be on their way */
 	struct mrc_loss loss;		/* when a PSN in flight is lost */
 	u64 *txw_map;
 	struct mrc_tx_rec *rec;		/* per PSN slot */
@@ -266,6 +267,7 @@ void mrc_req_free(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 void mrc_req_arm_loss_timer(struct mrc_qp *qp, u64 deadline_ns);
+void mrc_req_read_rtt(const struct mrc_qp *qp, struct mrc_read_rtt *read);
 bool mrc_req_has_work(const struct mrc_qp *qp);
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_doorbell(struct mrc_qp *qp);

@@ -64,10 +64,16 @@ unsigned long mrc_req_rto(const struct mrc_qp *qp)
 	return max_t(unsigned long, nsecs_to_jiffies(ns), 2);
 }
 
-/* A fresh congestion window: a QP entering RTS knows nothing of its path. */
+/*
+ * Fresh congestion windows: a QP entering RTS knows nothing of its path.
+ * One paces what this side sends; the other the READ responses it asks for
+ * (the responder sends them as fast as asked: the requester, which sees
+ * their marks and round trips, is the one to pace them), up to what the
+ * READ tracker holds.
+ */
 static void mrc_req_cc_reset(struct mrc_qp *qp)
 {
-	const struct mrc_cc_params p = {
+	struct mrc_cc_params p = {
 		.init_cwnd = min_t(u32, MRC_CC_INIT_CWND, qp->window),
 		.min_cwnd = min_t(u32, MRC_CC_MIN_CWND, qp->window),
 		.max_cwnd = qp->window,
@@ -77,6 +83,10 @@ static void mrc_req_cc_reset(struct mrc_qp *qp)
 
 	/* the parameters are consistent by construction: init cannot fail */
 	WARN_ON_ONCE(mrc_cc_init(&qp->req.cc, &p, ktime_get_ns()));
+	p.init_cwnd = MRC_CC_INIT_CWND;
+	p.min_cwnd = MRC_CC_MIN_CWND;
+	p.max_cwnd = MRC_READ_TRACK_CHUNKS * MRC_READ_REQ_MAX_PKTS;
+	WARN_ON_ONCE(mrc_cc_init(&qp->req.read_cc, &p, ktime_get_ns()));
 }
 
 /*
@@ -582,21 +592,23 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 
 		if (w->status)
 			goto next_wqe;	/* completes with its error */
+		/*
+		 * The window paces what this side puts on the wire. A READ_REQ
+		 * is small and its PSNs are acknowledged on arrival, before the
+		 * responses flow: the READ window paces those, by the responses
+		 * asked for and not in yet.
+		 */
 		if (mrc_wqe_is_read(w->wqe)) {
 			count = min_t(u32, MRC_READ_REQ_MAX_PKTS, w->npkts - w->next_pkt);
 			if (!mrc_read_track_room(req->reads))
 				break;	/* so is the peer's READ queue */
+			if (!mrc_cc_may_send(&req->read_cc, mrc_read_track_missing(req->reads),
+					     count))
+				break;
+		} else if (!mrc_cc_may_send(&req->cc, mrc_req_in_flight(req), count)) {
+			break;
 		}
 		if (mrc_tx_window_space(&req->txw) < count)
-			break;
-		/*
-		 * The window paces what this side puts on the wire. A READ_REQ
-		 * is small and its PSNs are acknowledged on arrival, before the
-		 * responses flow, so the window cannot pace those: READs are
-		 * bounded by max_rd_atomic, their responses by the responder.
-		 */
-		if (!mrc_wqe_is_read(w->wqe) &&
-		    !mrc_cc_may_send(&req->cc, mrc_req_in_flight(req), count))
 			break;
 		if (!w->next_pkt) {
 			bool rd = mrc_wqe_is_read(w->wqe) || mrc_wqe_is_atomic(w->wqe);
@@ -623,7 +635,7 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			/* a tail probe waits for silence from the first request on */
 			if (req->reads->tail == req->reads->head)
 				mrc_read_track_heard(req->reads, ktime_get_ns(), false);
-			chunk = mrc_read_track_open(req->reads, count);
+			chunk = mrc_read_track_open(req->reads, count, ktime_get_ns());
 
 			if (!w->next_pkt)
 				w->first_chunk = chunk;
@@ -742,16 +754,29 @@ static int mrc_req_tail_probe(struct mrc_qp *qp, int budget)
 	return budget - 1;
 }
 
+/* What was measured of the READ responses' timing (mrc_loss_read_reo_ns()). */
+void mrc_req_read_rtt(const struct mrc_qp *qp, struct mrc_read_rtt *read)
+{
+	read->srtt_ns = READ_ONCE(qp->req.read_cc.srtt_ns);
+	read->spread_ns = mrc_read_track_spread(qp->req.reads);
+}
+
 /* How long READ responses asked for again may take (mrc_loss_read_again_ns()). */
 static u64 mrc_req_read_again_ns(const struct mrc_qp *qp)
 {
-	return mrc_loss_read_again_ns(&qp->req.loss, jiffies_to_nsecs(mrc_req_rto(qp)));
+	struct mrc_read_rtt read;
+
+	mrc_req_read_rtt(qp, &read);
+	return mrc_loss_read_again_ns(&qp->req.loss, &read, jiffies_to_nsecs(mrc_req_rto(qp)));
 }
 
 /* The silence before a READ's tail is asked for (mrc_loss_read_tail_ns()). */
 static u64 mrc_req_read_tail_wait_ns(const struct mrc_qp *qp)
 {
-	return mrc_loss_read_tail_ns(&qp->req.loss, jiffies_to_nsecs(mrc_req_rto(qp)));
+	struct mrc_read_rtt read;
+
+	mrc_req_read_rtt(qp, &read);
+	return mrc_loss_read_tail_ns(&qp->req.loss, &read, jiffies_to_nsecs(mrc_req_rto(qp)));
 }
 
 /* The READ WQE that chunk @seq belongs to, and the chunk's index in it (@k), or NULL. */

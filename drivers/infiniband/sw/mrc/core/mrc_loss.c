@@ -159,20 +159,38 @@ uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns,
 	return copy_sent_ns >= since ? copy_sent_ns + 1U : since;
 }
 
-uint64_t mrc_loss_read_again_ns(const struct mrc_loss *l, uint64_t no_rtt_ns)
+uint32_t mrc_loss_read_reo_ns(const struct mrc_loss *l, const struct mrc_read_rtt *read)
 {
-	if (!l->srtt_ns)
-		return no_rtt_ns;
-	return (uint64_t)l->srtt_ns + mrc_loss_reo_wnd(l);
+	uint32_t wnd = mrc_loss_reo_wnd(l);
+
+	return read->spread_ns > wnd ? read->spread_ns : wnd;
 }
 
-uint64_t mrc_loss_read_tail_ns(const struct mrc_loss *l, uint64_t no_rtt_ns)
+/* The READ responses' round trip (see mrc_loss_read_reo_ns()); 0: none measured. */
+static uint32_t mrc_loss_read_srtt(const struct mrc_loss *l, const struct mrc_read_rtt *read)
 {
+	return read->srtt_ns > l->srtt_ns ? read->srtt_ns : l->srtt_ns;
+}
+
+uint64_t mrc_loss_read_again_ns(const struct mrc_loss *l, const struct mrc_read_rtt *read,
+				uint64_t no_rtt_ns)
+{
+	uint32_t srtt = mrc_loss_read_srtt(l, read);
+
+	if (!srtt)
+		return no_rtt_ns;
+	return (uint64_t)srtt + mrc_loss_read_reo_ns(l, read);
+}
+
+uint64_t mrc_loss_read_tail_ns(const struct mrc_loss *l, const struct mrc_read_rtt *read,
+			       uint64_t no_rtt_ns)
+{
+	uint32_t srtt = mrc_loss_read_srtt(l, read);
 	uint64_t wait;
 
-	if (!l->srtt_ns)
+	if (!srtt)
 		return no_rtt_ns;
-	wait = 2ULL * l->srtt_ns + mrc_loss_reo_wnd(l);
+	wait = 2ULL * srtt + mrc_loss_read_reo_ns(l, read);
 	return wait > MRC_READ_TAIL_MIN_NS ? wait : MRC_READ_TAIL_MIN_NS;
 }
 

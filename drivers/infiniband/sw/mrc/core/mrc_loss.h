@@ -141,14 +141,27 @@ uint64_t mrc_loss_proven_since(const struct mrc_loss *l, uint64_t now_ns,
 uint64_t mrc_loss_tlp_deadline(const struct mrc_loss *l, uint64_t last_sent_ns);
 
 /*
- * READ responses (mrc_read_track.h): how long ones asked for again may take
- * before they count as lost again, a round trip and the reordering window;
- * and the silence after which a READ's missing tail is asked for, two round
- * trips and the window, at least MRC_READ_TAIL_MIN_NS. With no round trip
- * measured yet, both are @no_rtt_ns (the caller's retransmit timeout).
+ * READ responses (mrc_read_track.h) cross the queues of the responder's way
+ * back, which the round trips of this side's ACKs may never meet: @read
+ * says what was measured of them (0 before a sample). Their reordering
+ * window is the loss estimator's or the recent high of how far apart one
+ * chunk's responses arrived, whichever is longer; their round trip the
+ * estimator's or the READ window's smoothed one, whichever is longer. Ones
+ * asked for again may take a round trip and the window before they count
+ * as lost again; a READ's missing tail is asked for after a silence of two
+ * round trips and the window, at least MRC_READ_TAIL_MIN_NS. With no round
+ * trip measured yet, both are @no_rtt_ns (the caller's retransmit timeout).
  */
-uint64_t mrc_loss_read_again_ns(const struct mrc_loss *l, uint64_t no_rtt_ns);
-uint64_t mrc_loss_read_tail_ns(const struct mrc_loss *l, uint64_t no_rtt_ns);
+struct mrc_read_rtt {
+	uint32_t srtt_ns;	/* the READ window's smoothed round trip */
+	uint32_t spread_ns;	/* mrc_read_track_spread() */
+};
+
+uint32_t mrc_loss_read_reo_ns(const struct mrc_loss *l, const struct mrc_read_rtt *read);
+uint64_t mrc_loss_read_again_ns(const struct mrc_loss *l, const struct mrc_read_rtt *read,
+				uint64_t no_rtt_ns);
+uint64_t mrc_loss_read_tail_ns(const struct mrc_loss *l, const struct mrc_read_rtt *read,
+			       uint64_t no_rtt_ns);
 
 /*
  * Tail-loss probes sent without progress before the retransmit timeout is

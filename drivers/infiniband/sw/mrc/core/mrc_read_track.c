@@ -52,19 +52,22 @@ bool mrc_read_track_room(const struct mrc_read_track *t)
  * mrc_read_track_open() - number a chunk whose READ_REQ goes out now.
  * @t: the tracker, mrc_read_track_room()
  * @npkts: responses it asks for, 1 ... MRC_READ_REQ_MAX_PKTS
+ * @now_ns: the time: its responses' round trips start here
  *
  * Return: the chunk's number.
  */
-uint32_t mrc_read_track_open(struct mrc_read_track *t, uint32_t npkts)
+uint32_t mrc_read_track_open(struct mrc_read_track *t, uint32_t npkts, uint64_t now_ns)
 {
 	struct mrc_read_chunk *c = mrc_read_slot(t, t->head);
 
 	c->arrived = 0;
 	c->judge_ns = 0;
+	c->asked_ns = now_ns;
 	c->seq = t->head;
 	c->npkts = npkts;
 	c->upto = 0;
 	c->again = false;
+	t->missing += npkts;
 	return t->head++;
 }
 
@@ -85,16 +88,38 @@ static void mrc_read_track_advance(struct mrc_read_track *t)
 		t->tail++;
 }
 
+/*
+ * Chunk @c's responses arrived from its first one on for @spread_ns: the
+ * recent high goes up at once, and down by 1/2^MRC_READ_SPREAD_DECAY_SHIFT
+ * of the difference with each complete chunk that took less. Chunks asked
+ * for again say nothing: their repeats come a round trip late.
+ */
+#define MRC_READ_SPREAD_DECAY_SHIFT	4U
+
+static void mrc_read_track_spread_sample(struct mrc_read_track *t, const struct mrc_read_chunk *c,
+					 uint64_t spread_ns)
+{
+	uint32_t s = spread_ns > 0xffffffffULL ? 0xffffffffU : (uint32_t)spread_ns;
+
+	if (c->again)
+		return;
+	if (s > t->spread_hi_ns)
+		t->spread_hi_ns = s;
+	else if (mrc_read_chunk_complete(c))
+		t->spread_hi_ns -= (t->spread_hi_ns - s) >> MRC_READ_SPREAD_DECAY_SHIFT;
+}
+
 /**
  * mrc_read_track_mark() - response @i of chunk @seq arrived.
  * @t: the tracker
  * @seq: the chunk
  * @i: the response's index in it
+ * @now_ns: the time
  *
  * Return: 1 when it is new, 0 when it was in already, -MRC_EINVAL when
  * chunk @seq asked for no such response (or is no chunk sent).
  */
-int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i)
+int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i, uint64_t now_ns)
 {
 	struct mrc_read_chunk *c = mrc_read_slot(t, seq);
 
@@ -104,7 +129,12 @@ int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i)
 		return -MRC_EINVAL;
 	if (c->arrived >> i & 1U)
 		return 0;
+	if (!c->arrived)
+		c->first_ns = now_ns;
 	c->arrived |= 1ULL << i;
+	t->missing--;
+	if (now_ns > c->first_ns)
+		mrc_read_track_spread_sample(t, c, now_ns - c->first_ns);
 	if (!mrc_read_overtaken(c))
 		c->judge_ns = 0;
 	mrc_read_track_advance(t);
@@ -121,19 +151,37 @@ int mrc_read_track_mark(struct mrc_read_track *t, uint32_t seq, uint32_t i)
  */
 void mrc_read_track_release(struct mrc_read_track *t, uint32_t end)
 {
-	if (end - t->tail <= t->head - t->tail)
-		t->tail = end;
+	const struct mrc_read_chunk *c;
+
+	if (end - t->tail > t->head - t->tail)
+		end = t->tail;
+	/* at most MRC_READ_TRACK_CHUNKS, and only when a READ failed */
+	for (; t->tail != end; t->tail++) {
+		c = mrc_read_slot_c(t, t->tail);
+		t->missing -= c->npkts - mrc_popcount64(c->arrived);
+	}
 	mrc_read_track_advance(t);
 }
 
-/* The responses of @c before @upto were overtaken: lost at @judge_ns, unless found lost before. */
+/*
+ * The responses of @c before @upto were overtaken: lost at @judge_ns. A
+ * chunk has one deadline: when more of its responses are overtaken, the
+ * deadline of those overtaken before moves out to theirs. Left where it
+ * was, a response overtaken just before it would have had no reordering
+ * window at all: sprayed over paths of different queues, a chunk's
+ * responses overtake one another all the way, and so a healthy transfer
+ * asked again for a sixth of its responses. The deadline moves at most
+ * once per response of the chunk.
+ */
 static bool mrc_read_chunk_overtake(struct mrc_read_chunk *c, uint32_t upto, uint64_t judge_ns)
 {
+	uint64_t before = mrc_read_overtaken(c);
+
 	if (c->again)
 		return false;
 	if (upto > c->upto)
 		c->upto = upto;
-	if (c->judge_ns || !mrc_read_overtaken(c))
+	if (!(mrc_read_overtaken(c) & ~before))
 		return false;
 	c->judge_ns = judge_ns;
 	return true;
@@ -232,6 +280,27 @@ void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq)
 {
 	if (mrc_read_tracked(t, seq))
 		mrc_read_slot(t, seq)->again = true;
+}
+
+/*
+ * The round trip of chunk @seq, timed by its first response to arrive, at
+ * @now_ns, from its READ_REQ: the queue the chunk found on its way, which
+ * the earlier ones left. Its later responses queue behind the first ones
+ * of their own burst (64 responses of 1 KiB take 5 ms through four paths
+ * of 3 MB/s): a READ window judged by those would hold one chunk at a time.
+ * 0 once a response of it is in, for a chunk asked for again (which request
+ * it answers is unknown), and for one not tracked.
+ */
+uint32_t mrc_read_track_rtt(const struct mrc_read_track *t, uint32_t seq, uint64_t now_ns)
+{
+	const struct mrc_read_chunk *c = mrc_read_slot_c(t, seq);
+	uint64_t rtt;
+
+	if (!mrc_read_tracked(t, seq) || c->arrived || c->again || !c->asked_ns ||
+	    now_ns < c->asked_ns)
+		return 0;
+	rtt = now_ns - c->asked_ns;
+	return rtt > 0xffffffffULL ? 0xffffffffU : (uint32_t)rtt;
 }
 
 /* A tail probe's wait: @wait_ns, doubled for each probe the silence has lasted (up to 64x). */
