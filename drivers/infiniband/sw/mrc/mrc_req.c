@@ -630,12 +630,13 @@ static int mrc_req_send_new(struct mrc_qp *qp, int budget)
 			mrc_tx_window_alloc(&req->txw, &psn);
 		}
 		if (mrc_wqe_is_read(w->wqe)) {
+			u64 now = ktime_get_ns();
 			u32 chunk;
 
 			/* a tail probe waits for silence from the first request on */
 			if (req->reads->tail == req->reads->head)
-				mrc_read_track_heard(req->reads, ktime_get_ns(), false);
-			chunk = mrc_read_track_open(req->reads, count, ktime_get_ns());
+				mrc_read_track_heard(req->reads, now, false);
+			chunk = mrc_read_track_open(req->reads, count, now);
 
 			if (!w->next_pkt)
 				w->first_chunk = chunk;
