@@ -286,8 +286,8 @@ void mrc_read_track_again(struct mrc_read_track *t, uint32_t seq)
  * The round trip of chunk @seq, timed by its first response to arrive, at
  * @now_ns, from its READ_REQ: the queue the chunk found on its way, which
  * the earlier ones left. Its later responses queue behind the first ones
- * of their own burst (64 responses of 1 KiB take 5 ms through four paths
- * of 3 MB/s): a READ window judged by those would hold one chunk at a time.
+ * of their own burst (a chunk of 64 KiB takes 5 ms through four paths of
+ * 3 MB/s): a READ window judged by those held one chunk at a time.
  * 0 once a response of it is in, for a chunk asked for again (which request
  * it answers is unknown), and for one not tracked.
  */
