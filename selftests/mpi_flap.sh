@@ -71,15 +71,17 @@ qp_watch() {
 }
 
 # One row per host of what qp_watch saw last: "flapqp HOST qps N timeouts N retransmits N
-# stall_max_ms N wr_wait_max_ms N" (the longest any QP's oldest PSN waited, and its oldest work
-# request: a READ waits for its responses after its request is acknowledged).
+# stall_max_ms N wr_wait_max_ms N read_cwnd MIN-MAX" (the longest any QP's oldest PSN waited,
+# and its oldest work request: a READ waits for its responses after its request is
+# acknowledged; the READ windows, in responses).
 qp_rows() {
 	local h
 	for h in $(clos_hosts); do
 		jq -r --arg h "$h" '"flapqp \($h) qps \(length) timeouts \(map(.timeouts // 0) | add)" +
 			" retransmits \(map(.retransmits // 0) | add)" +
 			" stall_max_ms \(map(.stall_max_ns // 0) | max / 1e6 | floor)" +
-			" wr_wait_max_ms \(map(.wr_wait_max_ns // 0) | max / 1e6 | floor)"' \
+			" wr_wait_max_ms \(map(.wr_wait_max_ns // 0) | max / 1e6 | floor)" +
+			" read_cwnd \(map(.read_cwnd // 0) | min)-\(map(.read_cwnd // 0) | max)"' \
 			/tmp/flapqp.$h.json 2>/dev/null || echo "flapqp $h none seen"
 	done
 }
