@@ -307,7 +307,8 @@ static bool mrc_resp_rsn_next(struct mrc_qp *qp, u32 rsn)
 	return rsn == qp->resp.rsn_done && rw->valid && rw->rsn == rsn;
 }
 
-static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt *e,
+/* Returns false when the CQ had no room: the QP is in error then. */
+static bool mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt *e,
 				   u8 status)
 {
 	struct mrc_resp *resp = &qp->resp;
@@ -330,8 +331,10 @@ static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, const struct mrc_resp_evt 
 	resp->rsn_done++;
 	if (!qp->srq)
 		mrc_queue_store_cons(&qp->rq, resp->rq_base + resp->rsn_done);
-	if (mrc_cq_post(qp->rcq, &cqe, e->solicited))
-		mrc_qp_error(qp);
+	if (!mrc_cq_post(qp->rcq, &cqe, e->solicited))
+		return true;
+	mrc_qp_error(qp);
+	return false;
 }
 
 static int mrc_resp_check_rkey(struct mrc_qp *qp, u32 rkey, int access,
@@ -496,10 +499,13 @@ static u8 mrc_resp_atomic(struct mrc_qp *qp, u32 psn, const struct mrc_resp_evt 
 
 /*
  * cum moved from @from to @to: every PSN before @to is in. Act on the
- * message boundaries in between, in PSN (= posting) order.
+ * message boundaries in between, in PSN (= posting) order. Returns true
+ * when one of them failed the QP (its fatal NAK sent, or its completion
+ * found the CQ full).
  */
-static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 sport)
+static bool mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 sport)
 {
+	bool failed = false;
 	u32 psn;
 
 	for (psn = from; psn != to; psn++) {
@@ -514,8 +520,9 @@ static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 sport)
 		case MRC_OP_WRITE_IMM:
 			if (!nak && !mrc_resp_rsn_next(qp, e->rsn))
 				nak = MRC_NAK_INVALID_REQUEST;
-			if (!nak)
-				mrc_resp_post_recv_cqe(qp, e, IB_WC_SUCCESS);
+			/* no ACK for what nobody saw complete */
+			if (!nak && !mrc_resp_post_recv_cqe(qp, e, IB_WC_SUCCESS))
+				failed = true;
 			break;
 		case MRC_OP_READ_REQ:
 			if (!nak)
@@ -534,9 +541,10 @@ static void mrc_resp_advance(struct mrc_qp *qp, u32 from, u32 to, u16 sport)
 			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_REMOTE_ACCESS_ERRORS);
 			mrc_resp_send_ack(qp, nak, 0, psn, true, sport);
 			mrc_qp_error(qp);
-			return;
+			return true;
 		}
 	}
+	return failed;
 }
 
 /* Place a SEND / WRITE packet; returns the NAK code it earns, if any. */
@@ -932,9 +940,9 @@ static void mrc_resp_recv_note(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 /*
  * Mark PSNs @psn .. @psn + @n - 1 received (a READ_REQ's later PSNs owe
  * nothing of their own) and act on every message boundary the cumulative
- * point @cum passes.
+ * point @cum passes. Returns true when a message failed the QP.
  */
-static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16 sport)
+static bool mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16 sport)
 {
 	struct mrc_resp *resp = &qp->resp;
 	u32 i, adv, total = 0;
@@ -945,8 +953,7 @@ static void mrc_resp_recv_accept(struct mrc_qp *qp, u32 psn, u32 n, u32 cum, u16
 		mrc_rx_window_accept(&resp->rxw, psn + i, &adv);
 		total += adv;
 	}
-	if (total)
-		mrc_resp_advance(qp, cum, cum + total, sport);
+	return total && mrc_resp_advance(qp, cum, cum + total, sport);
 }
 
 /*
@@ -986,6 +993,7 @@ static void mrc_resp_recv_new(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 			      struct sk_buff *skb, const struct mrc_ev_tx *back, u32 n, u32 cum)
 {
 	u16 sport = back->sport;
+	bool failed;
 	u8 nak;
 
 	if (mrc_resp_recv_place(qp, hdr, skb, &nak) == -EAGAIN) {
@@ -995,8 +1003,17 @@ static void mrc_resp_recv_new(struct mrc_qp *qp, const struct mrc_pkt_hdr *hdr,
 	if (hdr->psn != cum)
 		mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_OUT_OF_ORDER);
 	mrc_resp_recv_note(qp, hdr, nak);
-	mrc_resp_recv_accept(qp, hdr->psn, n, cum, sport);
-	if (mrc_resp_recv_ack_due(qp, hdr, skb, back) && mrc_qp_state(qp) != IB_QPS_ERR)
+	failed = mrc_resp_recv_accept(qp, hdr->psn, n, cum, sport);
+	/*
+	 * Owed even if the QP went to ERR since this packet came in: its
+	 * application may have polled the completion the packet made and
+	 * moved on (rdma_disconnect), and unacknowledged, the peer's last
+	 * SEND retransmits into a QP that answers nothing until its retries
+	 * run out (likely what held cm_traffic.sh's rdma_server past its 60 s
+	 * once in CI, its client done). Not when the packet failed the QP
+	 * itself.
+	 */
+	if (mrc_resp_recv_ack_due(qp, hdr, skb, back) && !failed)
 		mrc_resp_send_batch_ack(qp, hdr->flags & MRC_WIRE_F_ACK_REQ);
 }
 
