@@ -69,7 +69,10 @@ unsigned long mrc_req_rto(const struct mrc_qp *qp)
  * One paces what this side sends; the other the READ responses it asks for
  * (the responder sends them as fast as asked: the requester, which sees
  * their marks and round trips, is the one to pace them), up to what the
- * READ tracker holds.
+ * READ tracker holds. The READ window counts in responses but is spent in
+ * chunks of up to MRC_READ_REQ_MAX_PKTS: below one chunk it means nothing
+ * (one chunk may always be asked for), and it starts at two, so a READ is
+ * asked for while the one before it still streams.
  */
 static void mrc_req_cc_reset(struct mrc_qp *qp)
 {
@@ -83,8 +86,8 @@ static void mrc_req_cc_reset(struct mrc_qp *qp)
 
 	/* the parameters are consistent by construction: init cannot fail */
 	WARN_ON_ONCE(mrc_cc_init(&qp->req.cc, &p, ktime_get_ns()));
-	p.init_cwnd = MRC_CC_INIT_CWND;
-	p.min_cwnd = MRC_CC_MIN_CWND;
+	p.init_cwnd = 2 * MRC_READ_REQ_MAX_PKTS;
+	p.min_cwnd = MRC_READ_REQ_MAX_PKTS;
 	p.max_cwnd = MRC_READ_TRACK_CHUNKS * MRC_READ_REQ_MAX_PKTS;
 	WARN_ON_ONCE(mrc_cc_init(&qp->req.read_cc, &p, ktime_get_ns()));
 }
