@@ -92,14 +92,16 @@ all_paths_dead() {
 	elapsed=$(( $(now_ms) - t0 ))
 	wait $sampler || true
 	retries=$(jq -s '[.[][] | .retries] | max // 0' $qps)
-	echo "all paths dead: most retries seen in mrcctl stats qp: $retries"
-	[ "$retries" -ge 1 ] && [ "$retries" -le 4 ] || fail "retries $retries (retry count 3)"
-	[ "$(jq -s '[.[][] | select(.retries > 0) | .in_flight] | max // 0' $qps)" -ge 1 ] ||
-		fail "a retrying QP had nothing in flight"
 	cat $out
 	echo "all paths dead: the client ended (exit $rc) after ${elapsed} ms;" \
 		"B: qp_errors $(counter mrcstb qp_errors) timeouts $(counter mrcstb timeouts)" \
 		"ev_marked_bad $(counter mrcstb ev_marked_bad)"
+	echo "all paths dead: most retries seen in mrcctl stats qp: $retries"
+	[ "$retries" -ge 1 ] && [ "$retries" -le 4 ] ||
+		{ echo "B's QPs, first and last seen: $(jq -s -c 'first, last' $qps)"
+		  fail "retries $retries (retry count 3)"; }
+	[ "$(jq -s '[.[][] | select(.retries > 0) | .in_flight] | max // 0' $qps)" -ge 1 ] ||
+		fail "a retrying QP had nothing in flight"
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "the client should fail with an error, not exit $rc"
 	[ $elapsed -lt 30000 ] || fail "it took ${elapsed} ms to fail"
 	# the first QP to run out of retries may be either host's; the other's peer then goes
