@@ -59,6 +59,16 @@ soak_seconds() { # BOUNDED FULL
 
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; } # busybox date has no %N
 
+# Send SIG to every process whose command name is NAME (of any netns); false if none.
+signal_named() { # SIG NAME
+	local p sent=1
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = "$2" ] && kill -"$1" "${p#/proc/}" 2>/dev/null &&
+			sent=0
+	done
+	return $sent
+}
+
 mrc_load() {
 	[ -d /sys/module/mrc ] || modprobe mrc || fail "cannot load mrc.ko"
 }

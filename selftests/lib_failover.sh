@@ -9,7 +9,7 @@ FAILOVER_MARKED_MAX=${FAILOVER_MARKED_MAX:-128}
 FAILOVER_SPINE=${FAILOVER_SPINE:-2}			# the spine that BREAK breaks (or one of them)
 FAILOVER_REF_SPINE=${FAILOVER_REF_SPINE:-1}		# one that stays whole
 # long enough to outlast BREAK and REPAIR: under emulation and load, the repair's ip commands
-# alone took 4-5 s for one link and 17 s for four spines
+# alone took 4-5 s for one link and 17 s for four spines (once measured, SIGUSR1 ends it)
 FAILOVER_STRESS_SECS=${FAILOVER_STRESS_SECS:-45}
 FAILOVER_DEAD_EVS=${FAILOVER_DEAD_EVS:-}		# jq test of B's EVs that must all be marked
 
@@ -121,6 +121,8 @@ spine_failure_under_stress() { # WHAT "BREAK" "REPAIR" [BACK_MS]
 	[ -z "$back_ms" ] || [ "$t_back" -le "$back_ms" ] ||
 		fail "the last EV was GOOD again only $t_back ms after the repair (> $back_ms)"
 	[ $((bytes1 - bytes0)) -ge 1000000 ] || fail "spine $FAILOVER_SPINE is not used again"
+	# all measured: both ends of the stress post nothing new, and check what is in flight
+	signal_named USR1 mrc_stress || fail "no mrc_stress left to end"
 
 	kill -TERM $monpid
 	wait $monpid || fail "mrcctl monitor exited with $?"

@@ -29,12 +29,17 @@
 // the requester's completion, the final atomic counters at the end. Every completion's status,
 // order, opcode, length and immediate are checked.
 //
+// SIGUSR1 ends the posting early, on the side that gets it: what is in flight completes and is
+// checked as at the end of --seconds (a test that has measured what it ran the traffic for
+// signals both ends rather than wait out the rest).
+//
 // Exit status: 0 when both ends saw zero errors and every expected completion arrived; 1 on any
 // error, a missing completion (after --timeout) or a peer that went away; 2 for bad usage.
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cinttypes>
+#include <csignal>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +74,21 @@ constexpr std::uint32_t kMagic = 0x6d727374; // "mrst"
 constexpr std::uint32_t kRecvDepth = 32;
 constexpr std::uint32_t kMaxInline = 256;
 constexpr unsigned kMaxPrintedErrors = 20;
+
+// Set by SIGUSR1: post nothing new.
+volatile std::sig_atomic_t g_stop_posting = 0;
+
+extern "C" void on_stop_posting(int /*sig*/) {
+    g_stop_posting = 1;
+}
+
+// Without SA_RESTART: the poll() of the event loop returns at once.
+bool catch_stop_posting() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_posting;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGUSR1, &sa, nullptr) == 0;
+}
 
 struct Options {
     std::string device;
@@ -452,9 +472,10 @@ bool Stress::post_more(QpState &q, Clock::time_point now) {
     while (!q.posting_done && !fatal_ && q.inflight.size() < opt_.depth) {
         if (!q.next_op) {
             if (q.tx->at_group_start()) {
-                const bool enough = opt_.iterations > 0
-                                            ? q.tx->ops() >= opt_.iterations
-                                            : now >= start_ + std::chrono::seconds(opt_.seconds);
+                const bool enough =
+                        g_stop_posting != 0 ||
+                        (opt_.iterations > 0 ? q.tx->ops() >= opt_.iterations
+                                             : now >= start_ + std::chrono::seconds(opt_.seconds));
                 if (enough) {
                     q.posting_done = true;
                     break;
@@ -1043,6 +1064,10 @@ int stress_main(std::span<char *> args) {
     Options o;
     if (!parse_args(args, o)) {
         usage();
+        return 2;
+    }
+    if (!catch_stop_posting()) {
+        std::printf("mrc_stress: sigaction: %s\n", std::strerror(errno));
         return 2;
     }
     tool::Context ctx = tool::open_device(o.device);
