@@ -14,7 +14,8 @@
 #   make vm-test    VM selftests only (TESTS="multipath.sh ..." for some, CASES="..." of theirs)
 #   make bench      benchmark: perftest over rxe and mrc in one VM, with ratios
 #   make soak       the soaks at full length (flapping fabric, MPI job through flaps and a hot
-#                   swap, TCP baseline beside it); CI runs them bounded. SOAK_TESTS picks some
+#                   swap, TCP baseline beside it), every size of each perftest latency tool and
+#                   the reported 256-EV rate rows; CI runs them bounded. SOAK_TESTS picks some
 #   make install    install mrc.ko, the verbs provider and mrcctl on this host (DESTDIR and
 #                   INSTALL_MOD_PATH stage them elsewhere; make uninstall removes them);
 #                   make install-check checks both
@@ -97,7 +98,7 @@ vm-test: modules userspace
 
 # The flapping-fabric job's table and plot (build/flapjob.png) come from the VM's log, also
 # when a soak failed.
-SOAK_TESTS ?= multipath_churn.sh mpi_flap.sh
+SOAK_TESTS ?= multipath_churn.sh mpi_flap.sh perftest.sh multipath_rate.sh
 FLAP_PLOT := $(USERSPACE_BUILD)/userspace/jobs/mrc_flap_plot
 soak: modules userspace
 	MRC_USERSPACE_BUILD=$(USERSPACE_BUILD) $(TOP)/selftests/vm/run.sh --build $(BUILD) --kdir $(KDIR) --tests \

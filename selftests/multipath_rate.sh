@@ -39,22 +39,29 @@ check_sprayed_and_pinned() { # WHAT SPRAYED_MBS PINNED_MBS
 # (0.78-0.91 of N * R measured; a binomial model puts a third of hashes below 0.87); over
 # 4096 EVs within a few percent (0.91-0.97), which is the asserted case. The adaptive
 # policy over 256 EVs, steered by RTT and by the ECN marks of the paths' RED queues, is
-# reported (0.74-0.93: no reliable gain over round robin yet). Rates are host A's wire rate
+# reported (0.74-0.93: no reliable gain over round robin yet); the two 256-EV rows run under
+# `make soak` only, CI asserts the 4096-EV and pinned ones. Rates are host A's wire rate
 # (every header counted, as R counts them; the payload is 97% of it at MTU 4096).
 sprayed_aggregate() {
-	local rr rr4k adaptive pinned
+	local rr rr4k adaptive pinned reported=
 	rate_fabric
-	rr=$(rate_of_qp)
+	# the reported rows (256 EVs): under `make soak` (MRC_SOAK=1), as in `make bench`
+	if [ -n "${MRC_SOAK:-}" ]; then
+		rr=$(rate_of_qp)
+		reported+=", over 256 $rr MB/s ($(of_nr "$rr" $SPINES))"
+	fi
 	b_profile 1 mode auto count 4096
 	rr4k=$(rate_of_qp)
-	b_profile 2 mode auto count 256 policy adaptive
-	adaptive=$(rate_of_qp)
+	if [ -n "${MRC_SOAK:-}" ]; then
+		b_profile 2 mode auto count 256 policy adaptive
+		adaptive=$(rate_of_qp)
+		reported+=", adaptive over 256 $adaptive MB/s ($(of_nr "$adaptive" $SPINES))"
+	fi
 	b_profile 3 mode exp ev 0xc000
 	pinned_run
 	pinned=$PINNED_RATE
 	echo "paths of $((RATE_BPS / 1000)) kB/s: one QP sprayed over $SPINES spines: round robin" \
-		"over 4096 EVs $rr4k MB/s ($(of_nr "$rr4k" $SPINES) of N*R), over 256 $rr" \
-		"($(of_nr "$rr" $SPINES)), adaptive over 256 $adaptive ($(of_nr "$adaptive" $SPINES));" \
+		"over 4096 EVs $rr4k MB/s ($(of_nr "$rr4k" $SPINES) of N*R)$reported;" \
 		"pinned to one EV: $pinned MB/s ($(of_nr "$pinned" 1) of R)"
 	check_sprayed_and_pinned "over 4096 EVs" "$rr4k" "$pinned"
 	# One EV is one FIFO path whose RED queue marks rather than drops: what arrives out
