@@ -78,15 +78,23 @@ all_paths_dead() {
 	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
 	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
 	server_a $STRESS_PORT timeout 100 mrc_stress -d mrcsta -g "$gid_a" -p $STRESS_PORT
-	nb timeout 100 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT --seconds 60 --qps 2 \
-		--retry-cnt 3 --timeout 20 $A4 >$out 2>&1 &
+	# posting ends 5 s after the failure and the client gives up 5 s later: a side with
+	# nothing in flight has nothing to retry (mrc_stress holds a WRITE back until the peer
+	# has checked the range, and the peer's word crosses the dead fabric too: once in CI
+	# B's client so waited out a 20 s timeout after 60 s of posting, none of its QPs retrying)
+	nb timeout 100 mrc_stress -d mrcstb -g "$gid_b" -p $STRESS_PORT --seconds 10 --qps 2 \
+		--retry-cnt 3 --timeout 5 $A4 >$out 2>&1 &
 	client=$!
 	sleep 5
 	t0=$(now_ms)
 	for i in $(seq 1 $SPINES); do clos_spine_a_link $i down; done
-	# meanwhile B's stuck QPs show it: PSNs in flight, retries climbing to the retry count
-	(while kill -0 $client 2>/dev/null; do nb mrcctl -j stats qp dev mrcstb; sleep 0.5; done) \
-		>$qps 2>/dev/null &
+	# meanwhile the stuck QPs of both hosts show it: PSNs in flight, retries climbing to the
+	# retry count
+	(while kill -0 $client 2>/dev/null; do
+		na mrcctl -j stats qp dev mrcsta
+		nb mrcctl -j stats qp dev mrcstb
+		sleep 0.5
+	done) >$qps 2>/dev/null &
 	sampler=$!
 	wait $client || rc=$?
 	elapsed=$(( $(now_ms) - t0 ))
@@ -95,10 +103,11 @@ all_paths_dead() {
 	cat $out
 	echo "all paths dead: the client ended (exit $rc) after ${elapsed} ms;" \
 		"B: qp_errors $(counter mrcstb qp_errors) timeouts $(counter mrcstb timeouts)" \
-		"ev_marked_bad $(counter mrcstb ev_marked_bad)"
+		"ev_marked_bad $(counter mrcstb ev_marked_bad); A: qp_errors" \
+		"$(counter mrcsta qp_errors) timeouts $(counter mrcsta timeouts)"
 	echo "all paths dead: most retries seen in mrcctl stats qp: $retries"
 	[ "$retries" -ge 1 ] && [ "$retries" -le 4 ] ||
-		{ echo "B's QPs, first and last seen: $(jq -s -c 'first, last' $qps)"
+		{ echo "the QPs, first and last seen: $(jq -s -c 'first, last' $qps)"
 		  fail "retries $retries (retry count 3)"; }
 	[ "$(jq -s '[.[][] | select(.retries > 0) | .in_flight] | max // 0' $qps)" -ge 1 ] ||
 		fail "a retrying QP had nothing in flight"
