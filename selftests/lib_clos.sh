@@ -13,8 +13,8 @@
 #
 # Spine i joins leaf A over 2001:db8:a<i>::/64 (leaf ::1, spine ::2) and leaf B over
 # 2001:db8:b<i>::/64 (spine ::1, leaf ::2). The fabric routes IPv4 the same way (hosts
-# 10.1.0.1 and 10.2.0.1, spine links 10.10<i>.0.0/24 and 10.20<i>.0.0/24): the verbs tools
-# exchange QP numbers over TCP/IPv4. Host devices keep the names of lib_fabric.sh (msta0/mstb0,
+# 10.1.0.1 and 10.2.0.1, spine links 10.10<i>.0.0/24 and 10.20<i>.0.0/24); the verbs tools
+# exchange QP numbers over a management link off the fabric (clos_mgmt_link). Host devices keep the names of lib_fabric.sh (msta0/mstb0,
 # mrcsta/mrcstb) so its helpers (na, nb, server_a, counter) apply.
 #
 # CLOS_HOSTS=4 adds host C (netns mstc, mrcstc) behind leaf A and host D (mstd, mrcstd) behind
@@ -107,6 +107,7 @@ clos_fabric() { # SPINES
 	clos_router mstla
 	clos_router mstlb
 	for h in $(clos_hosts); do clos_host "$h"; done
+	clos_mgmt_link
 	for i in $(seq 1 "$spines"); do clos_spine $i; done
 	clos_leaf_routes a 1
 	clos_leaf_routes b 1
@@ -136,6 +137,24 @@ clos_host() { # H
 		2001:db8:$n::ff 10.$n.0.254
 	ns_ex mst$h ip -6 route add default via 2001:db8:$n::ff
 	ns_ex mst$h ip route add default via 10.$n.0.254
+}
+
+# Hosts A and B's management link: a veth straight between them, off the fabric, that the
+# verbs tools exchange their QP numbers over (TCP), as a cluster's out-of-band network
+# carries its control traffic. Over the fabric that exchange was one ECMP flow: a failure
+# that caught its spine held the tools' last handshake for seconds of TCP retransmits after
+# the transfer, which the rate tests took for seconds of the transfer. IPv4 only: no IPv6
+# address of it can become a GID or a route of the RDMA traffic.
+CLOS_MGMT_A4=10.254.0.1
+CLOS_MGMT_B4=10.254.0.2
+clos_mgmt_link() {
+	ip link add mgmt0 netns msta type veth peer name mgmt0 netns mstb
+	ns_ex msta sysctl -qw net.ipv6.conf.mgmt0.disable_ipv6=1
+	ns_ex mstb sysctl -qw net.ipv6.conf.mgmt0.disable_ipv6=1
+	ns_ex msta ip addr add $CLOS_MGMT_A4/30 dev mgmt0
+	ns_ex mstb ip addr add $CLOS_MGMT_B4/30 dev mgmt0
+	ns_ex msta ip link set mgmt0 up
+	ns_ex mstb ip link set mgmt0 up
 }
 
 # Spine I, linked to its leaf on either side (clos_leaf), with its routes.
@@ -370,7 +389,7 @@ clos_perftest() { # TOOL PORT ARGS...
 	server_a "$port" timeout 240 "$tool" -d mrcsta -x "$gid_a" -p "$port" -F "$@"
 	pid=$SERVER_PID
 	nb timeout 240 "$tool" -d mrcstb -x "$gid_b" -p "$port" -F "$@" \
-		$CLOS_A4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
+		$CLOS_MGMT_A4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
 		{ kill $pid; fail "$tool failed on the client"; }
 	wait $pid || fail "$tool failed on the server"
 }
@@ -387,7 +406,7 @@ clos_perftest_a_client() { # TOOL PORT ARGS...
 	wait_until 20 nb grep -qE ":$(printf %04X "$port") [0-9A-F]+:[0-9A-F]+ 0A " /proc/net/tcp \
 		/proc/net/tcp6
 	na timeout 240 "$tool" -d mrcsta -x "$gid_a" -p "$port" -F "$@" \
-		$CLOS_B4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
+		$CLOS_MGMT_B4 | grep -E '^ +[0-9]+ +[0-9]+ ' ||
 		{ kill $pid; fail "$tool failed on the client"; }
 	wait $pid || fail "$tool failed on the server"
 }

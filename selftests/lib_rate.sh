@@ -119,14 +119,16 @@ rate_timeline() { # FROM STEP
 }
 
 # awk over RATE_SAMPLES with t[] and b[], NR samples, and `last`: the last sample while
-# traffic still came in, less one (its interval may be cut short by the end).
+# the transfer's data still came in, less one (its interval may be cut short by the end).
+# What trickles in once the tool stopped posting (the path set's probe answers, say) is not
+# the transfer: an interval that brought less than one message (64 KiB) does not count.
 rate_awk() { # AWK-VARS... PROGRAM (of an END block's body)
 	local prog=${*: -1}
 	awk "${@:1:$#-1}" '
 		{ t[NR] = $1; b[NR] = $2 }
 		END {
 			last = NR
-			while (last > 2 && b[last] == b[last - 1]) last--
+			while (last > 2 && b[last] - b[last - 1] < 65536) last--
 			last--
 			'"$prog"'
 		}' $RATE_SAMPLES

@@ -173,10 +173,12 @@ spine_blackhole_throughput() { failover_throughput rate_fabric "blackhole" rate_
 # that EV's loss: the dead spine's EVs go suspect, then ASSUMED_BAD. The healthy seconds before
 # the failure are checked too: a chunk's overtaken responses each get a whole reordering
 # window (when the first deadline held for all, a sixth of the responses were asked for again
-# and B took hundreds of healthy EVs for dead). After the failure: 0.74-0.76 of before in four
-# VM runs of five, 0.58 in one, so short of 80% of (N-1)/N is still an expected failure; B
-# still takes 10-50 healthy EVs for dead in the healthy seconds (the probes that vet its EVs
-# in an alarm, judged across queues of different lengths): printed, not failed.
+# and B took hundreds of healthy EVs for dead). After the failure: 0.72-0.76 of before in seven
+# VM runs (the 0.56-0.58 and the 21 B/s runs seen before were a measuring fault: the end of the
+# transfer was taken from when perftest exited, seconds late when its TCP handshake crossed
+# the dead spine; lib_rate.sh and lib_clos.sh's management link mend both), short of 80% of
+# (N-1)/N still an expected failure. B takes 0-5 healthy EVs for dead in the healthy seconds
+# (up to 270 while its probes' grace followed the quickest answers): printed, not failed.
 spine_blackhole_read_throughput() {
 	local c RATE_OP=read	# for what this calls, the failure's facts too
 	rate_fabric
@@ -201,6 +203,9 @@ spine_blackhole_read_throughput() {
 	[ "$RATE_STALL" -lt 2900 ] ||
 		{ read_failure_facts; fail "READ blackhole: nothing came through in the 3 s after"; }
 	[ "$RATE_RTO" -le 20 ] || fail "READ blackhole: $RATE_RTO retransmit timeouts of A's QP"
+	# the kernel's own account, as for WRITEs: A's oldest READ waited for ms, never seconds
+	[ "$RATE_KSTALL" -ge 1 ] && [ "$RATE_KSTALL" -lt 2900 ] ||
+		{ read_failure_facts; fail "READ blackhole: qp-stats stall-max-ns says $RATE_KSTALL ms"; }
 	# three spines still carry responses: a transfer that crawls at the end never recovered
 	awk -v a="$RATE_AFTER" -v b="$RATE_BEFORE" 'BEGIN { exit !(b && a / b >= 0.25) }' ||
 		{ read_failure_facts; fail "READ blackhole: after the failure $RATE_AFTER B/s"; }
