@@ -972,24 +972,31 @@ TEST(PathSet, AnAnswerJudgesOnlyTheProbesSentBeforeIt) {
     EXPECT_TRUE(ps.changes().empty());
 }
 
-// Answers that took long lately stretch the grace: a quick control answer does not condemn a
-// probe on a path as slow as the recent ones.
+// Answers that took long lately stretch the grace: quick answers (a control's, on a path
+// with a short queue) do not condemn a probe on a path as slow as one of the last epoch or
+// two (MRC_EV_PROBE_HIGH_EPOCH_NS), however many they are; then the high is forgotten.
 TEST(PathSet, TheGraceIsTheRecentHighOfProbeRoundTrips) {
     PathSet ps(8);
     ASSERT_TRUE(ps.lose(1));
     constexpr uint64_t slow = 30'000'000;
+    constexpr uint64_t quick = 100'000;
     ps.answer(ps.tick(0), slow, MRC_PROFILE_EV_MAX);
     ASSERT_TRUE(mrc_path_set_usable(ps.get(), 1));
     EXPECT_EQ(ps->probe_rtt_high_ns, slow);
     ASSERT_TRUE(ps.lose(2));
-    const uint64_t t = 2 * slow;
-    ps.answer(ps.tick(t), t + 100'000, 2); // the control answers in 100 us
-    // the control's answer brought the high down by an eighth: still most of 30 ms
-    EXPECT_TRUE(ps.tick(t + 100'000 + slow / 2).empty()) << "still in its grace";
+    uint64_t t = 2 * slow;
+    ps.answer(ps.tick(t), t + quick, 2); // the control answers in 100 us
+    EXPECT_TRUE(ps.tick(t + quick + slow - 1).empty()) << "still in its grace";
     EXPECT_EQ(ps->ev[2].probes_missed, 0U);
-    ps.tick(t + 100'000 + slow);
-    EXPECT_EQ(ps->ev[2].probes_missed, 1U);
-    EXPECT_LT(ps->probe_rtt_high_ns, slow) << "and the high comes down with quick answers";
+    ps.tick(t + quick + slow);
+    EXPECT_EQ(ps->ev[2].probes_missed, 1U) << "judged after the whole 30 ms";
+    // quick answers in each of the next two epochs: the slow one is forgotten
+    for (uint32_t ev = 3; ev < 5; ev++) {
+        t += MRC_EV_PROBE_HIGH_EPOCH_NS;
+        ASSERT_TRUE(ps.lose(ev));
+        ps.answer(ps.tick(t), t + quick, MRC_PROFILE_EV_MAX);
+    }
+    EXPECT_LT(std::max(ps->probe_rtt_high_ns, ps->probe_rtt_prev_high_ns), slow);
 }
 
 TEST(PathSet, AStallThatDelaysEveryAnswerCondemnsNothing) {

@@ -781,8 +781,12 @@ bool mrc_path_set_probe_suspect(struct mrc_path_set *ps, uint32_t ev, uint64_t n
 static bool mrc_probe_missed(const struct mrc_path_set *ps, struct mrc_ev_health *h,
 			     uint64_t now_ns)
 {
-	uint64_t grace = ps->ref_rtt_ns > ps->probe_rtt_high_ns ? ps->ref_rtt_ns :
-				ps->probe_rtt_high_ns;
+	uint64_t grace = ps->ref_rtt_ns;
+
+	if (grace < ps->probe_rtt_high_ns)
+		grace = ps->probe_rtt_high_ns;
+	if (grace < ps->probe_rtt_prev_high_ns)
+		grace = ps->probe_rtt_prev_high_ns;
 
 	if (grace < MRC_EV_PROBE_GRACE_NS)
 		grace = MRC_EV_PROBE_GRACE_NS;
@@ -993,8 +997,12 @@ void mrc_path_set_tick(struct mrc_path_set *ps, uint64_t now_ns, struct mrc_path
 
 /*
  * An answer to probe @ord, sent at @sent_ns: the last sent such is the
- * reference, and every answer's RTT moves the recent high (up at once, down
- * by an eighth of the difference per answer). A grace beyond the last
+ * reference, and every answer's RTT counts into the recent high: the
+ * longest of this epoch and the one before. Decayed by answers instead, a
+ * burst of quick answers on short queues takes the high below a live
+ * path's queue within milliseconds, which condemned that path's probes:
+ * multipath_rate.sh's READ responder took 100-270 live EVs for dead in the
+ * healthy seconds of a run, 0-5 with the windowed high. A grace beyond the last
  * resort would be none: RTTs count up to MRC_EV_PROBE_TIMEOUT_NS.
  */
 static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t ord, uint64_t sent_ns,
@@ -1003,10 +1011,13 @@ static void mrc_probe_reference(struct mrc_path_set *ps, uint64_t ord, uint64_t 
 	uint32_t rtt = (uint32_t)(now_ns - sent_ns < MRC_EV_PROBE_TIMEOUT_NS ?
 				  now_ns - sent_ns : MRC_EV_PROBE_TIMEOUT_NS);
 
-	if (rtt >= ps->probe_rtt_high_ns)
+	if (now_ns - ps->probe_high_epoch_ns >= MRC_EV_PROBE_HIGH_EPOCH_NS) {
+		ps->probe_rtt_prev_high_ns = ps->probe_rtt_high_ns;
+		ps->probe_rtt_high_ns = 0;
+		ps->probe_high_epoch_ns = now_ns;
+	}
+	if (rtt > ps->probe_rtt_high_ns)
 		ps->probe_rtt_high_ns = rtt;
-	else
-		ps->probe_rtt_high_ns -= (ps->probe_rtt_high_ns - rtt) >> 3;
 	if (ps->ref_answered_ns && ord < ps->ref_ord)
 		return;
 	ps->ref_ord = ord;

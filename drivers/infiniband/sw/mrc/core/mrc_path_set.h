@@ -142,7 +142,8 @@ enum mrc_spray_policy {
  * is usable -- goes out last with every round of suspect probes) was
  * answered, and a grace has passed since the first such answer a tick saw
  * without this one's answer: the latest answer's RTT or the recent high of
- * probe RTTs, whichever is longer, and at least MRC_EV_PROBE_GRACE_NS.
+ * probe RTTs (the longest of this MRC_EV_PROBE_HIGH_EPOCH_NS and the one
+ * before), whichever is longer, and at least MRC_EV_PROBE_GRACE_NS.
  * Live paths answer with a spread (in a VM, one vCPU's softirq backlog is
  * long while the other's is short), and the slow end of it is no dead
  * path. "After" is the order of sending, not the clock: the probes of one
@@ -160,6 +161,7 @@ enum mrc_spray_policy {
  * interval still brings it back.
  */
 #define MRC_EV_PROBE_GRACE_NS		2000000ULL
+#define MRC_EV_PROBE_HIGH_EPOCH_NS	500000000ULL	/* the recent high: 2 of these */
 #define MRC_EV_PROBE_TIMEOUT_NS		1000000000ULL
 #define MRC_EV_PROBE_CONTROL_NS		50000000ULL	/* a control probe unanswered: another */
 #define MRC_EV_PROBE_INTERVAL_NS	100000000ULL	/* between probes of an ASSUMED_BAD EV */
@@ -279,7 +281,9 @@ struct mrc_path_set {
 	uint64_t ref_ord;
 	uint64_t ref_answered_ns;
 	uint32_t ref_rtt_ns;
-	uint32_t probe_rtt_high_ns;	/* answered probes' RTTs: the recent high */
+	uint32_t probe_rtt_high_ns;	/* answered probes' RTTs: this epoch's high */
+	uint32_t probe_rtt_prev_high_ns;	/* ... and the epoch's before */
+	uint64_t probe_high_epoch_ns;	/* this epoch began (MRC_EV_PROBE_HIGH_EPOCH_NS) */
 	uint64_t newest_probe_ord;	/* the last probe of a suspect or ASSUMED_BAD EV */
 	/* the control probe out, on a usable EV (or a suspect: none usable); 0: none */
 	uint32_t control_ev;
