@@ -395,6 +395,45 @@ dumps_race_device_removal() {
 	assert_eq "$(nl dev)" "" "devices of A after removal"
 }
 
+# mrc_nl_fuzz (userspace/tools): requests generated from the policies the kernel dumps for the
+# family, NL_FUZZ_COUNT as root in A's namespace while QPs between A and B use their path sets
+# (adding and deleting profiles and planes under them), a fifth of that as nobody. Every
+# refusal says why (an errno and an extack message), every request is answered, and the VM
+# panics on any kernel warning. Then nothing has leaked: whatever the fuzzer made can be
+# deleted, leaving at most what was there before; the path sets go with their QPs; the devices
+# are removed and the module unloads. The seed is printed: mrc_nl_fuzz --seed N replays it.
+NL_FUZZ_COUNT=${NL_FUZZ_COUNT:-100000}
+ids_of() { # OBJECT: the ids mrcctl shows of A's, sorted
+	na mrcctl -j "$1" show dev mrcsta | jq -r '.[] | .id // .plane' | sort -n | tr '\n' ' '
+}
+
+fuzz_requests() {
+	traffic
+	local seed=$RANDOM obj id default
+	local -A before
+	for obj in ev-profile ev-fmt-profile plane; do before[$obj]=$(ids_of $obj); done
+	default=$(na mrcctl -j dev show mrcsta | jq -r '.[0].default_profile')
+	na mrc_nl_fuzz --seed $seed --count "$NL_FUZZ_COUNT" ||
+		fail "mrc_nl_fuzz --seed $seed: findings above"
+	na mrc_nl_fuzz -u --seed $seed --count $((NL_FUZZ_COUNT / 5)) ||
+		fail "mrc_nl_fuzz -u --seed $seed: findings above"
+	traffic_stop
+	na mrcctl dev set dev mrcsta default-profile "$default"
+	# EV profiles first: they hold format profiles and planes
+	for obj in ev-profile ev-fmt-profile plane; do
+		for id in $(ids_of $obj); do
+			case " ${before[$obj]} " in *" $id "*) continue ;; esac
+			na mrcctl $obj del dev mrcsta id "$id" || fail "the fuzzer's $obj $id cannot be deleted"
+		done
+		echo "$obj ids after the fuzzer and the clean-up: $(ids_of $obj)(before: ${before[$obj]})"
+	done
+	wait_until 20 no_paths_of_a
+	na rdma link del mrcsta
+	nb rdma link del mrcstb
+	rmmod mrc || fail "rmmod after the fuzzer"
+}
+no_paths_of_a() { [ "$(IN=na nl paths | grep -c "^path ")" = 0 ]; }
+
 ktap_run \
 	family_registered_with_module \
 	family_has_every_op \
@@ -410,4 +449,5 @@ ktap_run \
 	ev_set_refusals \
 	path_dump_over_many_messages \
 	ev_deny_and_allow \
-	dumps_race_device_removal
+	dumps_race_device_removal \
+	fuzz_requests

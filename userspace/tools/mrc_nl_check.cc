@@ -38,7 +38,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tool_genl.h"
+
 namespace {
+
+using mrc::tool::genl_attrs;
+using mrc::tool::genl_resolve;
+using mrc::tool::GenlAttr;
+using mrc::tool::GenlFamily;
+using mrc::tool::GenlMsg;
+using mrc::tool::GenlSock;
+using mrc::tool::GenlStatus;
 
 struct Op {
     std::string_view name;
@@ -66,109 +76,6 @@ constexpr std::array kOps{
         Op{"qp-stall-reset", MRC_CMD_QP_STALL_RESET},
 };
 
-// One netlink message under construction; attributes appended in place.
-class Msg {
-public:
-    Msg(std::uint16_t type, std::uint16_t flags, std::uint8_t cmd)
-        : buf_(NLMSG_HDRLEN + GENL_HDRLEN) {
-        hdr()->nlmsg_type = type;
-        hdr()->nlmsg_flags = flags;
-        auto *g = reinterpret_cast<genlmsghdr *>(buf_.data() + NLMSG_HDRLEN);
-        g->cmd = cmd;
-        g->version = 1;
-    }
-
-    void put(std::uint16_t type, const void *data, std::size_t len) {
-        const std::size_t at = buf_.size();
-        buf_.resize(at + NLA_ALIGN(NLA_HDRLEN + len));
-        nlattr a{};
-        a.nla_len = static_cast<std::uint16_t>(NLA_HDRLEN + len);
-        a.nla_type = type;
-        std::memcpy(buf_.data() + at, &a, sizeof(a));
-        if (len)
-            std::memcpy(buf_.data() + at + NLA_HDRLEN, data, len);
-    }
-
-    std::size_t nest_start(std::uint16_t type) {
-        const std::size_t at = buf_.size();
-        put(static_cast<std::uint16_t>(type | NLA_F_NESTED), nullptr, 0);
-        return at;
-    }
-
-    void nest_end(std::size_t at) {
-        const auto len = static_cast<std::uint16_t>(buf_.size() - at);
-        std::memcpy(buf_.data() + at, &len, sizeof(len));
-    }
-
-    std::vector<char> &finish(std::uint32_t seq) {
-        hdr()->nlmsg_len = static_cast<std::uint32_t>(buf_.size());
-        hdr()->nlmsg_seq = seq;
-        return buf_;
-    }
-
-private:
-    nlmsghdr *hdr() { return reinterpret_cast<nlmsghdr *>(buf_.data()); }
-    std::vector<char> buf_;
-};
-
-// One attribute of a received message, pointing into its buffer.
-struct Attr {
-    std::uint16_t type;
-    const char *data;
-    std::size_t len;
-
-    [[nodiscard]] std::uint64_t uint() const {
-        std::uint64_t v = 0;
-        if (len == 1)
-            v = static_cast<std::uint8_t>(*data);
-        else if (len == 2) {
-            std::uint16_t x = 0;
-            std::memcpy(&x, data, 2);
-            v = x;
-        } else if (len == 4) {
-            std::uint32_t x = 0;
-            std::memcpy(&x, data, 4);
-            v = x;
-        } else if (len == 8)
-            std::memcpy(&v, data, 8);
-        return v;
-    }
-    [[nodiscard]] std::string str() const { return {data, strnlen(data, len)}; }
-    [[nodiscard]] std::string hex() const {
-        std::string s;
-        std::array<char, 3> b{};
-        for (std::size_t i = 0; i < len; i++) {
-            std::snprintf(b.data(), b.size(), "%02x", static_cast<unsigned char>(data[i]));
-            s += b.data();
-        }
-        return s;
-    }
-    [[nodiscard]] std::string in6() const {
-        std::array<char, INET6_ADDRSTRLEN> b{};
-        if (len != 16 || !inet_ntop(AF_INET6, data, b.data(), b.size()))
-            return "?";
-        return b.data();
-    }
-};
-
-std::vector<Attr> attrs(const char *p, std::size_t len) {
-    std::vector<Attr> out;
-    while (len >= NLA_HDRLEN) {
-        nlattr a{};
-        std::memcpy(&a, p, sizeof(a));
-        if (a.nla_len < NLA_HDRLEN || a.nla_len > len)
-            break;
-        out.push_back({static_cast<std::uint16_t>(a.nla_type & NLA_TYPE_MASK), p + NLA_HDRLEN,
-                       a.nla_len - std::size_t{NLA_HDRLEN}});
-        const std::size_t step = NLA_ALIGN(a.nla_len);
-        if (step >= len)
-            break;
-        p += step;
-        len -= step;
-    }
-    return out;
-}
-
 // name=value for each attribute @names knows, in the message's order (nests: the caller).
 struct Field {
     std::uint16_t type;
@@ -176,9 +83,9 @@ struct Field {
     char kind; // u: unsigned, s: string, x: hex, 6: IPv6, n: nest (printed by the caller)
 };
 
-std::string fields(const std::vector<Attr> &as, const std::vector<Field> &names) {
+std::string fields(const std::vector<GenlAttr> &as, const std::vector<Field> &names) {
     std::string out;
-    for (const Attr &a : as) {
+    for (const GenlAttr &a : as) {
         for (const Field &f : names) {
             if (f.type != a.type || f.kind == 'n')
                 continue;
@@ -237,20 +144,20 @@ const std::vector<Field> kEvent{
         {MRC_A_EV_EVENT_REASON, "reason", 'u'}, {MRC_A_EV_EVENT_TIME_NS, "time_ns", 'u'}};
 
 // How to print one reply message of an operation, or nothing (send counts them).
-std::string describe(std::uint8_t cmd, const std::vector<Attr> &as) {
+std::string describe(std::uint8_t cmd, const std::vector<GenlAttr> &as) {
     std::string line;
     switch (cmd) {
     case MRC_CMD_DEV_GET:
         line = "dev" + fields(as, kDev);
-        for (const Attr &a : as)
+        for (const GenlAttr &a : as)
             if (a.type == MRC_A_DEV_PLANES)
-                line += " plane" + fields(attrs(a.data, a.len), kPlane);
+                line += " plane" + fields(genl_attrs(a.data, a.len), kPlane);
         break;
     case MRC_CMD_PATH_GET:
         line = "path" + fields(as, kPath);
-        for (const Attr &a : as)
+        for (const GenlAttr &a : as)
             if (a.type == MRC_A_PATH_EV)
-                line += fields(attrs(a.data, a.len), kEv);
+                line += fields(genl_attrs(a.data, a.len), kEv);
         break;
     case MRC_CMD_QP_STATS_GET:
         line = "qp" + fields(as, kQp);
@@ -264,77 +171,6 @@ std::string describe(std::uint8_t cmd, const std::vector<Attr> &as) {
     return line;
 }
 
-class Sock {
-public:
-    Sock() : fd_(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC)) {
-        const int one = 1;
-        if (fd_ >= 0) {
-            setsockopt(fd_, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-            setsockopt(fd_, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
-        }
-    }
-    Sock(const Sock &) = delete;
-    Sock &operator=(const Sock &) = delete;
-    Sock(Sock &&) = delete;
-    Sock &operator=(Sock &&) = delete;
-    ~Sock() {
-        if (fd_ >= 0)
-            close(fd_);
-    }
-    [[nodiscard]] int fd() const { return fd_; }
-
-    bool send(Msg &m) {
-        std::vector<char> &b = m.finish(++seq_);
-        return ::send(fd_, b.data(), b.size(), 0) == static_cast<ssize_t>(b.size());
-    }
-
-    // Reads replies to the last request; calls @each per message. Returns 0 or a -errno,
-    // with the extack message in @why.
-    template <typename F> int replies(F each, std::string &why) {
-        std::vector<char> buf(1 << 16);
-        for (;;) {
-            const ssize_t n = recv(fd_, buf.data(), buf.size(), 0);
-            if (n < 0)
-                return -errno;
-            auto left = static_cast<std::size_t>(n);
-            for (const char *p = buf.data(); left >= NLMSG_HDRLEN;) {
-                nlmsghdr h{};
-                std::memcpy(&h, p, sizeof(h));
-                if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > left)
-                    return -EBADMSG;
-                if (h.nlmsg_type == NLMSG_ERROR || h.nlmsg_type == NLMSG_DONE) {
-                    int err = 0;
-                    std::memcpy(&err, p + NLMSG_HDRLEN, sizeof(err));
-                    const std::size_t skip = h.nlmsg_type == NLMSG_ERROR
-                                                     ? NLMSG_HDRLEN + sizeof(nlmsgerr)
-                                                     : NLMSG_HDRLEN + sizeof(int);
-                    if (h.nlmsg_len > skip) {
-                        for (const Attr &a : attrs(p + skip, h.nlmsg_len - skip))
-                            if (a.type == NLMSGERR_ATTR_MSG)
-                                why = a.str();
-                    }
-                    return err;
-                }
-                if (h.nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN) {
-                    genlmsghdr g{};
-                    std::memcpy(&g, p + NLMSG_HDRLEN, sizeof(g));
-                    each(g.cmd, attrs(p + NLMSG_HDRLEN + GENL_HDRLEN,
-                                      h.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN));
-                }
-                const std::size_t step = NLMSG_ALIGN(h.nlmsg_len);
-                if (step >= left)
-                    break;
-                p += step;
-                left -= step;
-            }
-        }
-    }
-
-private:
-    int fd_;
-    std::uint32_t seq_ = 0;
-};
-
 int report(int err, const std::string &why) {
     if (!err)
         return 0;
@@ -345,45 +181,23 @@ int report(int err, const std::string &why) {
 }
 
 // The family's id and its ev-events group, from the controller.
-bool resolve(Sock &s, std::uint16_t &family, std::uint32_t &group) {
-    Msg m(GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY);
-    m.put(CTRL_ATTR_FAMILY_NAME, MRC_FAMILY_NAME, sizeof(MRC_FAMILY_NAME));
-    std::string why;
-    family = 0;
+bool resolve(GenlSock &s, std::uint16_t &family, std::uint32_t &group) {
+    GenlFamily f;
+    const GenlStatus st = genl_resolve(s, MRC_FAMILY_NAME, f);
+    family = f.id;
     group = 0;
-    if (!s.send(m))
-        return false;
-    const int err = s.replies(
-            [&](std::uint8_t, const std::vector<Attr> &as) {
-                for (const Attr &a : as) {
-                    if (a.type == CTRL_ATTR_FAMILY_ID)
-                        family = static_cast<std::uint16_t>(a.uint());
-                    if (a.type != CTRL_ATTR_MCAST_GROUPS)
-                        continue;
-                    for (const Attr &g : attrs(a.data, a.len)) {
-                        std::uint32_t id = 0;
-                        std::string name;
-                        for (const Attr &f : attrs(g.data, g.len)) {
-                            if (f.type == CTRL_ATTR_MCAST_GRP_ID)
-                                id = static_cast<std::uint32_t>(f.uint());
-                            if (f.type == CTRL_ATTR_MCAST_GRP_NAME)
-                                name = f.str();
-                        }
-                        if (name == MRC_MCGRP_EV_EVENTS)
-                            group = id;
-                    }
-                }
-            },
-            why);
-    if (err || !family) {
-        report(err ? err : -ENOENT, why.empty() ? "no family " MRC_FAMILY_NAME : why);
+    for (const auto &[name, id] : f.groups)
+        if (name == MRC_MCGRP_EV_EVENTS)
+            group = id;
+    if (st.err) {
+        report(st.err, st.why);
         return false;
     }
     return true;
 }
 
 // Appends ATTR words from @argv[@i] on to @m until the end or a closing "}".
-bool parse_attrs(Msg &m, int argc, char **argv, int &i) {
+bool parse_attrs(GenlMsg &m, int argc, char **argv, int &i) {
     for (; i < argc; i++) {
         const std::string w = argv[i];
         if (w == "}")
@@ -442,26 +256,23 @@ int usage() {
 }
 
 // A request and its replies: one line per reply message, or (@count) just their number.
-int request(Sock &s, Msg &m, bool count) {
-    std::string why;
+int request(GenlSock &s, GenlMsg &m, bool count) {
     unsigned int n = 0;
     if (!s.send(m))
         return report(-errno, "send");
-    const int err = s.replies(
-            [&](std::uint8_t c, const std::vector<Attr> &as) {
-                n++;
-                if (!count)
-                    std::printf("%s\n", describe(c, as).c_str());
-            },
-            why);
-    if (err)
-        return report(err, why);
+    const GenlStatus st = s.replies([&](std::uint8_t c, const std::vector<GenlAttr> &as) {
+        n++;
+        if (!count)
+            std::printf("%s\n", describe(c, as).c_str());
+    });
+    if (st.err)
+        return report(st.err, st.why);
     if (count)
         std::printf("ok %u messages\n", n);
     return 0;
 }
 
-int monitor(Sock &s, std::uint32_t group, int seconds) {
+int monitor(GenlSock &s, std::uint32_t group, int seconds) {
     if (setsockopt(s.fd(), SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)))
         return report(-errno, "join ev-events");
     std::printf("listening\n");
@@ -484,8 +295,8 @@ int monitor(Sock &s, std::uint32_t group, int seconds) {
         genlmsghdr g{};
         std::memcpy(&g, buf.data() + NLMSG_HDRLEN, sizeof(g));
         const std::size_t len = std::min<std::size_t>(h.nlmsg_len, static_cast<std::size_t>(n));
-        std::printf("%s\n", describe(g.cmd, attrs(buf.data() + NLMSG_HDRLEN + GENL_HDRLEN,
-                                                  len - NLMSG_HDRLEN - GENL_HDRLEN))
+        std::printf("%s\n", describe(g.cmd, genl_attrs(buf.data() + NLMSG_HDRLEN + GENL_HDRLEN,
+                                                       len - NLMSG_HDRLEN - GENL_HDRLEN))
                                     .c_str());
         std::fflush(stdout);
     }
@@ -504,7 +315,7 @@ int main(int argc, char **argv) {
     }
     if (argc < 2)
         return usage();
-    Sock s;
+    GenlSock s;
     std::uint16_t family = 0;
     std::uint32_t group = 0;
     if (s.fd() < 0 || !resolve(s, family, group))
@@ -523,7 +334,7 @@ int main(int argc, char **argv) {
             cmd = MRC_CMD_QP_STATS_GET;
             index_attr = MRC_A_QP_STATS_DEV_INDEX;
         }
-        Msg m(family, dump ? dump_flags : NLM_F_REQUEST | NLM_F_ACK, cmd);
+        GenlMsg m(family, dump ? dump_flags : NLM_F_REQUEST | NLM_F_ACK, cmd);
         if (argc > 2) {
             const auto index = static_cast<std::uint32_t>(std::strtoul(argv[2], nullptr, 0));
             m.put(index_attr, &index, sizeof(index));
@@ -548,7 +359,7 @@ int main(int argc, char **argv) {
                 op = &o;
         if (!op)
             return usage();
-        Msg m(family, dump ? dump_flags : NLM_F_REQUEST | NLM_F_ACK, op->cmd);
+        GenlMsg m(family, dump ? dump_flags : NLM_F_REQUEST | NLM_F_ACK, op->cmd);
         if (!parse_attrs(m, argc, argv, i) || i < argc)
             return usage();
         return request(s, m, true);
