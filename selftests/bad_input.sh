@@ -117,6 +117,43 @@ kill_both_mid_transfer() {
 	everything_freed
 }
 
+# Issue 18: rmmod while 8 QPs transfer, then B's namespace deleted under them. mrc has no
+# disassociate_ucontext, so ib_uverbs holds the module while a process has a device open:
+# rmmod is refused and the transfer goes on. The namespace goes with its last process, B's
+# client, killed mid-transfer; its veth takes A's peer end along, so both devices are
+# unregistered (queued: the netdev notifier holds RTNL) while A's server, stopped, holds its
+# device open: A's waits for that process, RTNL free meanwhile. Then nothing is left and rmmod
+# goes through, the kernel quiet (the VM panics on a warning; make check-debug's kmemleak
+# scans after rmmod).
+no_mrc_devices() { ! rdma link show | grep -q ' mrcst'; }
+msta0_gone() { ! na ip link show msta0 >/dev/null 2>&1; }
+rmmod_refused_under_load_then_netns_deleted() {
+	two_hosts
+	stress_running
+	local out rx pids
+	out=$(rmmod mrc 2>&1) && fail "rmmod went through under 8 QPs' traffic"
+	echo "rmmod under load: $out"
+	rx=$(counter mrcsta rx_packets)
+	wait_until 10 counter_ge mrcsta rx_packets $((rx + 1000))
+	# A's server stopped, so that it holds its device open for sure (it would leave when it
+	# lost its peer)
+	kill -STOP $(ip netns pids msta)
+	pids=$(ip netns pids mstb)
+	ip netns del mstb	# it lives on while the client does
+	kill -9 $pids
+	wait $CLIENT_JOB 2>/dev/null || true
+	# the veth pair goes, msta0 with it: A's device is being unregistered under its server,
+	# which holds it open; RTNL is not held meanwhile
+	wait_until 30 msta0_gone
+	# (timeout runs busybox's applet for a bare "ip")
+	timeout 5 "$(type -P ip)" -n msta link show >/dev/null || fail "RTNL held while A's device waits"
+	kill -9 $(ip netns pids msta) 2>/dev/null || true
+	wait $SERVER_PID 2>/dev/null || true
+	wait_until 30 no_mrc_devices
+	rmmod mrc || fail "rmmod once the users were gone"
+	modprobe mrc
+}
+
 ktap_run \
 	access_errors_recover \
 	rd_atomic_grant_honoured \
@@ -125,4 +162,5 @@ ktap_run \
 	flush_outstanding_work \
 	srq_receives_and_events \
 	kill_client_mid_transfer \
-	kill_both_mid_transfer
+	kill_both_mid_transfer \
+	rmmod_refused_under_load_then_netns_deleted

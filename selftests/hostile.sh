@@ -278,7 +278,8 @@ device_removal_under_probe_flood() {
 # (MSN, offsets, lengths, va, rkey, SACK bitmaps, NAK codes, probe fields), cuts, extensions,
 # splices, bit flips. The transfer keeps every byte and both QPs, the kernel stays quiet (the
 # VM panics on a warning), and what the receivers refused shows in their drop counters, the
-# copies at QPs that do not exist among them. On the debug kernel (make check-debug) each side
+# copies at QPs that do not exist among them; once the QPs are destroyed, the packets they
+# were sent, replayed as they were, are dropped as for no QP. On the debug kernel (make check-debug) each side
 # sends ten times as many, slower: a million copies in all.
 if [ -n "${MRC_DEBUG_KERNEL:-}" ]; then
 	PKT_FUZZ_COUNT=${PKT_FUZZ_COUNT:-500000} PKT_FUZZ_PPS=5000
@@ -297,10 +298,10 @@ fuzz_packets_at_live_qps() {
 	dups_a=$(counter mrcsta duplicates) dups_b=$(counter mrcstb duplicates)
 	unknown_a=$(counter mrcsta drop_unknown_qp) unknown_b=$(counter mrcstb drop_unknown_qp)
 	na mrc_pkt_fuzz -i msta0 --seed $seed --count "$PKT_FUZZ_COUNT" --pps $PKT_FUZZ_PPS \
-		>/tmp/pkt_fuzz_a.out 2>&1 &
+		--save /tmp/pkt_fuzz_a.tpl >/tmp/pkt_fuzz_a.out 2>&1 &
 	fa=$!
 	nb mrc_pkt_fuzz -i mstb0 --seed $((seed + 1)) --count "$PKT_FUZZ_COUNT" --pps $PKT_FUZZ_PPS \
-		>/tmp/pkt_fuzz_b.out 2>&1 &
+		--save /tmp/pkt_fuzz_b.tpl >/tmp/pkt_fuzz_b.out 2>&1 &
 	fb=$!
 	wait $fa || { cat /tmp/pkt_fuzz_a.out; fail "mrc_pkt_fuzz on A (seed $seed)"; }
 	wait $fb || { cat /tmp/pkt_fuzz_b.out; fail "mrc_pkt_fuzz on B (seed $((seed + 1)))"; }
@@ -322,6 +323,13 @@ fuzz_packets_at_live_qps() {
 		$((PKT_FUZZ_COUNT * 3 / 4)) ] || fail "A counted fewer than 3/4 of B's copies"
 	[ $(($(drops_of mrcstb) + $(counter mrcstb duplicates) - drops_b - dups_b)) -ge \
 		$((PKT_FUZZ_COUNT * 3 / 4)) ] || fail "B counted fewer than 3/4 of A's copies"
+	# the QPs are gone: the packets they were sent, as they were, find none
+	unknown_a=$(counter mrcsta drop_unknown_qp) unknown_b=$(counter mrcstb drop_unknown_qp)
+	na mrc_pkt_fuzz -i msta0 --load /tmp/pkt_fuzz_a.tpl --mutations 0 --count 5000
+	nb mrc_pkt_fuzz -i mstb0 --load /tmp/pkt_fuzz_b.tpl --mutations 0 --count 5000
+	counter_grew mrcsta drop_unknown_qp "$unknown_a" 4500 "B's packets at destroyed QPs"
+	counter_grew mrcstb drop_unknown_qp "$unknown_b" 4500 "A's packets at destroyed QPs"
+	rm -f /tmp/pkt_fuzz_[ab].tpl
 }
 
 ktap_run \

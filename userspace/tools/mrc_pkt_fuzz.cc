@@ -2,7 +2,7 @@
 // mrc_pkt_fuzz - mutated copies of a live transfer's own MRC packets, sent back at its QPs:
 //
 //     mrc_pkt_fuzz -i IFNAME [--learn-ms MS] [--stale-ms MS] [--count N] [--pps N] [--seed N]
-//                  [--port P]
+//                  [--port P] [--mutations M] [--save FILE | --load FILE]
 //
 // It learns for MS ms (default 2000) the MRC packets this host sends on IFNAME (UDP to port P,
 // 4791; IPv6 or IPv4, an SRH or other extension headers skipped): up to 64 of each opcode, every
@@ -16,7 +16,11 @@
 // word set to a boundary value or flipped; the packet cut short, extended, spliced with
 // another's; bit flips in the payload. A stale PSN a few packets off stays behind the receive
 // window, a random one lands in it about once in a million: the transfer under attack keeps
-// its bytes.
+// its bytes. --mutations M: at most M per copy (default 3; 0: copies as they were).
+//
+// --save FILE writes what it learnt, one packet a line ("ADDRESS HEX"); --load FILE sends from
+// such a file instead of learning (and waits for nothing): the QPs the packets name may be gone
+// by then, and a seed with its file replays a run.
 //
 // Prints what it learnt and sent (per opcode); exit status 0 when it sent COUNT packets, 1 when
 // it learnt nothing or could not send, 2 for bad usage. What the receiver did with them is its
@@ -51,6 +55,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kBaseLen = 12;     // version, opcode, hdr_len, flags, QPN, PSN
 constexpr std::size_t kPerOpcode = 64;   // templates kept of each opcode
 constexpr std::size_t kMaxPacket = 1400; // what a copy may grow to (the fabric's MTU is 1500)
+constexpr std::size_t kMaxLearnt = 9216; // a jumbo frame's UDP payload fits
 
 // One learnt packet: where it went and its UDP payload (the MRC packet).
 struct Template {
@@ -123,13 +128,14 @@ bool parse_ip(const std::uint8_t *p, std::size_t len, std::uint16_t port, Templa
     else
         reinterpret_cast<sockaddr_in &>(t.dst).sin_port = htons(port);
     t.bytes.assign(p + off + 8, p + off + udp_len);
-    return true;
+    return t.bytes.size() <= kMaxLearnt;
 }
 
-// What this host sent to @port on @ifname for @ms, by opcode.
-std::map<std::uint8_t, std::vector<Template>> learn(const char *ifname, std::uint16_t port,
-                                                    int ms) {
-    std::map<std::uint8_t, std::vector<Template>> out;
+using Learnt = std::map<std::uint8_t, std::vector<Template>>; // by opcode
+
+// What this host sent to @port on @ifname for @ms.
+Learnt learn(const char *ifname, std::uint16_t port, int ms) {
+    Learnt out;
     const Fd fd(socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL)));
     sockaddr_ll ll{};
     ll.sll_family = AF_PACKET;
@@ -162,13 +168,76 @@ std::map<std::uint8_t, std::vector<Template>> learn(const char *ifname, std::uin
     return out;
 }
 
+// @learnt into @path, a packet a line: its destination address, its bytes in hex.
+bool save(const char *path, const Learnt &learnt) {
+    std::FILE *f = std::fopen(path, "w");
+    if (f == nullptr) {
+        std::perror(path);
+        return false;
+    }
+    for (const auto &[op, ts] : learnt) {
+        for (const Template &t : ts) {
+            std::array<char, INET6_ADDRSTRLEN> a{};
+            const void *addr =
+                    t.dst.ss_family == AF_INET6
+                            ? static_cast<const void *>(
+                                      &reinterpret_cast<const sockaddr_in6 &>(t.dst).sin6_addr)
+                            : &reinterpret_cast<const sockaddr_in &>(t.dst).sin_addr;
+            inet_ntop(t.dst.ss_family, addr, a.data(), a.size());
+            std::fprintf(f, "%s ", a.data());
+            for (const std::uint8_t c : t.bytes)
+                std::fprintf(f, "%02x", c);
+            std::fprintf(f, "\n");
+        }
+    }
+    return std::fclose(f) == 0;
+}
+
+// What save() wrote, the packets to @port of the addresses on each line.
+bool load(const char *path, std::uint16_t port, Learnt &out) {
+    std::FILE *f = std::fopen(path, "r");
+    if (f == nullptr) {
+        std::perror(path);
+        return false;
+    }
+    std::array<char, 64> addr{};
+    std::vector<char> hex(2 * kMaxLearnt + 1);
+    static_assert(2 * kMaxLearnt == 18432, "the width in the format below");
+    while (std::fscanf(f, "%63s %18432s", addr.data(), hex.data()) == 2) {
+        Template t;
+        auto &a6 = reinterpret_cast<sockaddr_in6 &>(t.dst);
+        auto &a4 = reinterpret_cast<sockaddr_in &>(t.dst);
+        if (inet_pton(AF_INET6, addr.data(), &a6.sin6_addr) == 1) {
+            a6.sin6_family = AF_INET6;
+            a6.sin6_port = htons(port);
+            t.dst_len = sizeof(a6);
+        } else if (inet_pton(AF_INET, addr.data(), &a4.sin_addr) == 1) {
+            a4.sin_family = AF_INET;
+            a4.sin_port = htons(port);
+            t.dst_len = sizeof(a4);
+        } else {
+            continue;
+        }
+        for (std::size_t i = 0; hex[i] != '\0' && hex[i + 1] != '\0'; i += 2)
+            t.bytes.push_back(static_cast<std::uint8_t>(
+                    std::strtoul(std::string(hex.data() + i, 2).c_str(), nullptr, 16)));
+        if (t.bytes.size() >= 2)
+            out[t.bytes[1]].push_back(std::move(t));
+    }
+    std::fclose(f);
+    return true;
+}
+
 class Mutator {
 public:
     explicit Mutator(std::uint64_t seed) : rng_(seed) {}
 
     // One to three mutations of @b, @other another template (for a splice).
-    void mutate(std::vector<std::uint8_t> &b, const std::vector<std::uint8_t> &other) {
-        for (unsigned int k = uniform(1U, 3U); k != 0 && !b.empty(); k--)
+    void mutate(std::vector<std::uint8_t> &b, const std::vector<std::uint8_t> &other,
+                unsigned int most) {
+        if (most == 0)
+            return;
+        for (unsigned int k = uniform(1U, most); k != 0 && !b.empty(); k--)
             one(b, other);
     }
 
@@ -276,7 +345,8 @@ private:
 
 int usage() {
     std::fprintf(stderr, "usage: mrc_pkt_fuzz -i IFNAME [--learn-ms MS] [--stale-ms MS] "
-                         "[--count N] [--pps N] [--seed N] [--port P]\n");
+                         "[--count N] [--pps N] [--seed N] [--port P] [--mutations M] "
+                         "[--save FILE | --load FILE]\n");
     return 2;
 }
 
@@ -288,6 +358,9 @@ struct Options {
     unsigned long pps = 20000;
     std::uint64_t seed = 1;
     std::uint16_t port = 4791;
+    unsigned int mutations = 3;
+    const char *save = nullptr;
+    const char *load = nullptr;
 };
 
 bool parse(int argc, char **argv, Options &o) {
@@ -308,10 +381,16 @@ bool parse(int argc, char **argv, Options &o) {
             o.seed = std::strtoull(v, nullptr, 0);
         else if (a == "--port")
             o.port = static_cast<std::uint16_t>(std::strtoul(v, nullptr, 0));
+        else if (a == "--mutations")
+            o.mutations = static_cast<unsigned int>(std::strtoul(v, nullptr, 0));
+        else if (a == "--save")
+            o.save = v;
+        else if (a == "--load")
+            o.load = v;
         else
             return false;
     }
-    return argc % 2 == 1 && o.ifname != nullptr;
+    return argc % 2 == 1 && o.ifname != nullptr && (o.save == nullptr || o.load == nullptr);
 }
 
 } // namespace
@@ -320,9 +399,16 @@ int main(int argc, char **argv) {
     Options o;
     if (!parse(argc, argv, o))
         return usage();
-    const auto learnt = learn(o.ifname, o.port, o.learn_ms);
+    Learnt learnt;
+    if (o.load != nullptr && !load(o.load, o.port, learnt))
+        return 1;
+    if (o.load == nullptr)
+        learnt = learn(o.ifname, o.port, o.learn_ms);
+    if (o.save != nullptr && !save(o.save, learnt))
+        return 1;
     std::vector<const Template *> all;
-    std::printf("mrc_pkt_fuzz: learnt on %s:", o.ifname);
+    std::printf("mrc_pkt_fuzz: %s %s:", o.load != nullptr ? "loaded from" : "learnt on",
+                o.load != nullptr ? o.load : o.ifname);
     for (const auto &[op, ts] : learnt) {
         std::printf(" opcode 0x%02x x%zu", op, ts.size());
         for (const Template &t : ts)
@@ -333,7 +419,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "mrc_pkt_fuzz: no MRC packet seen leaving %s\n", o.ifname);
         return 1;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(o.stale_ms));
+    if (o.load == nullptr)
+        std::this_thread::sleep_for(std::chrono::milliseconds(o.stale_ms));
 
     const Fd udp6(socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     const Fd udp4(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
@@ -346,7 +433,7 @@ int main(int argc, char **argv) {
         std::uniform_int_distribution<std::size_t> dist(0, all.size() - 1);
         const Template &t = *all[dist(pick)];
         std::vector<std::uint8_t> b = t.bytes;
-        mut.mutate(b, all[dist(pick)]->bytes);
+        mut.mutate(b, all[dist(pick)]->bytes, o.mutations);
         const int fd = t.dst.ss_family == AF_INET6 ? udp6.get() : udp4.get();
         if (sendto(fd, b.data(), b.size(), 0, reinterpret_cast<const sockaddr *>(&t.dst),
                    t.dst_len) < 0)
@@ -359,9 +446,10 @@ int main(int argc, char **argv) {
             std::this_thread::sleep_until(due);
     }
     const std::chrono::duration<double> took = Clock::now() - t0;
-    std::printf("mrc_pkt_fuzz: %lu mutated copies in %.1f s (seed %llu), %lu not sent; by the "
-                "opcode copied:",
-                o.count, took.count(), static_cast<unsigned long long>(o.seed), refused);
+    std::printf("mrc_pkt_fuzz: %lu copies, up to %u mutations each, in %.1f s (seed %llu), %lu "
+                "not sent; by the opcode copied:",
+                o.count, o.mutations, took.count(), static_cast<unsigned long long>(o.seed),
+                refused);
     for (const auto &[op, n] : sent)
         std::printf(" 0x%02x %lu", op, n);
     std::printf("\n");
