@@ -260,11 +260,15 @@ public:
 
     void summary(unsigned long count, double secs) const {
         unsigned long ok = 0;
-        for (const auto &[cmd, t] : tally_)
+        unsigned long refused = 0;
+        for (const auto &[cmd, t] : tally_) {
             ok += t.ok;
+            for (const auto &[err, n] : t.refused)
+                refused += n;
+        }
         std::printf("mrc_nl_fuzz: %lu requests in %.1f s: %lu accepted, %lu refused, %lu dumps "
                     "abandoned, %lu findings\n",
-                    count, secs, ok, count - ok, abandoned_, findings_);
+                    count, secs, ok, refused, abandoned_, findings_);
         unsigned long unknown = 0;
         for (const auto &[cmd, t] : tally_) {
             if (find_op(cmd) == nullptr) { // refused by the core, EOPNOTSUPP (else a finding)

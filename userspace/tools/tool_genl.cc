@@ -128,8 +128,9 @@ GenlSock::~GenlSock() {
         close(fd_);
 }
 
+// (send_raw numbers the message)
 bool GenlSock::send(GenlMsg &m) {
-    return send_raw(m.finish(seq_ + 1));
+    return send_raw(m.finish(0));
 }
 
 bool GenlSock::send_raw(std::vector<char> &bytes) {
