@@ -13,8 +13,9 @@
 // attributes repeated or unknown; then bit flips or a cut in the finished bytes. Some dumps
 // are abandoned after their first part, the socket closed under them.
 //
-// Every request must be answered (within 5 s) by well-formed replies, and every refusal must
-// say why: an errno with an extack message. The exceptions are the genetlink core's own
+// Every request must be answered (within 15 s: the longest a request may wait by the family's
+// policies is a probe's 10 s) by well-formed replies, and every refusal must say why: an
+// errno with an extack message. The exceptions are the genetlink core's own
 // refusals, made before the family sees the request: EOPNOTSUPP for a command or a do/dump
 // the family has not, and EPERM for an admin operation of an unprivileged user.
 // -u: as user nobody, whom no admin operation may be granted.
@@ -54,6 +55,10 @@ using mrc::tool::GenlFamily;
 using mrc::tool::GenlMsg;
 using mrc::tool::GenlSock;
 using mrc::tool::GenlStatus;
+
+// How long a request may go unanswered: past the longest wait the family's policies allow (a
+// probe's timeout-ms, at most 10 s).
+constexpr time_t kReplySeconds = 15;
 
 // One attribute's policy, as the kernel dumps it (linux/netlink.h, NL_POLICY_TYPE_ATTR_*).
 struct AttrPolicy {
@@ -252,7 +257,7 @@ public:
     // A new socket (an abandoned dump, a lost reply: the old one's state goes with it).
     void fresh_socket() {
         sock_ = std::make_unique<GenlSock>();
-        timeval tv{5, 0};
+        timeval tv{kReplySeconds, 0};
         setsockopt(sock_->fd(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
     }
 
@@ -484,15 +489,15 @@ private:
         if (dump && chance(3)) { // the first part only: the dump is left to the socket's close
             std::vector<char> buf(1 << 17);
             if (recv(sock_->fd(), buf.data(), buf.size(), 0) < 0)
-                finding("no reply within 5 s", sent_copy, -errno, "");
+                finding("no reply in time", sent_copy, -errno, "");
             abandoned_++;
             fresh_socket();
             return;
         }
         const GenlStatus st = sock_->replies([](std::uint8_t, const std::vector<GenlAttr> &) {});
         if (st.err == -EAGAIN || st.err == -EBADMSG) {
-            finding(st.err == -EAGAIN ? "no reply within 5 s" : "malformed reply", sent_copy,
-                    st.err, st.why);
+            finding(st.err == -EAGAIN ? "no reply in time" : "malformed reply", sent_copy, st.err,
+                    st.why);
             fresh_socket();
             return;
         }
