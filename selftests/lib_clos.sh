@@ -14,8 +14,9 @@
 # Spine i joins leaf A over 2001:db8:a<i>::/64 (leaf ::1, spine ::2) and leaf B over
 # 2001:db8:b<i>::/64 (spine ::1, leaf ::2). The fabric routes IPv4 the same way (hosts
 # 10.1.0.1 and 10.2.0.1, spine links 10.10<i>.0.0/24 and 10.20<i>.0.0/24); the verbs tools
-# exchange QP numbers over a management link off the fabric (clos_mgmt_link). Host devices keep the names of lib_fabric.sh (msta0/mstb0,
-# mrcsta/mrcstb) so its helpers (na, nb, server_a, counter) apply.
+# exchange QP numbers over a management link off the fabric (clos_mgmt_link). Host devices
+# keep the names of lib_fabric.sh (msta0/mstb0, mrcsta/mrcstb) so its helpers (na, nb,
+# server_a, counter) apply.
 #
 # CLOS_HOSTS=4 adds host C (netns mstc, mrcstc) behind leaf A and host D (mstd, mrcstd) behind
 # leaf B. Host H's subnet number N is 1 for A, 2 for B, 3 for C, 4 for D: its address is

@@ -397,7 +397,8 @@ dumps_race_device_removal() {
 
 # mrc_nl_fuzz (userspace/tools): requests generated from the policies the kernel dumps for the
 # family, NL_FUZZ_COUNT as root in A's namespace while QPs between A and B use their path sets
-# (adding and deleting profiles and planes under them), a fifth of that as nobody. Every
+# (adding and deleting profiles under them, and planes: a spare veth end, mstp0, is there to be
+# one), a fifth of that as nobody. Every
 # refusal says why (an errno and an extack message), every request is answered, and the VM
 # panics on any kernel warning. Then nothing has leaked: whatever the fuzzer made can be
 # deleted, leaving at most what was there before; the path sets go with their QPs; the devices
@@ -411,6 +412,7 @@ fuzz_requests() {
 	traffic
 	local seed=$RANDOM obj id default
 	local -A before
+	na ip link add mstp0 type veth peer name mstp1
 	for obj in ev-profile ev-fmt-profile plane; do before[$obj]=$(ids_of $obj); done
 	default=$(na mrcctl -j dev show mrcsta | jq -r '.[0].default_profile')
 	na mrc_nl_fuzz --seed $seed --count "$NL_FUZZ_COUNT" ||
