@@ -61,10 +61,11 @@ using mrc::tool::GenlStatus;
 constexpr time_t kReplySeconds = 15;
 
 // One attribute's policy, as the kernel dumps it (linux/netlink.h, NL_POLICY_TYPE_ATTR_*).
+// A signed attribute's bounds are not kept: the values come from the unsigned ones (the
+// "mrc" family has no signed attribute).
 struct AttrPolicy {
     std::uint32_t type = NL_ATTR_TYPE_INVALID;
     std::uint64_t min_u = 0, max_u = UINT64_MAX;
-    std::int64_t min_s = INT64_MIN, max_s = INT64_MAX;
     std::uint32_t min_len = 0, max_len = 0;
     std::uint64_t mask = 0;
     std::uint32_t nested = UINT32_MAX; // policy index of a nest's or an array's entries
@@ -93,12 +94,6 @@ void read_policy_attr(AttrPolicy &p, const GenlAttr &f) {
         break;
     case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
         p.max_u = f.uint();
-        break;
-    case NL_POLICY_TYPE_ATTR_MIN_VALUE_S:
-        p.min_s = static_cast<std::int64_t>(f.uint());
-        break;
-    case NL_POLICY_TYPE_ATTR_MAX_VALUE_S:
-        p.max_s = static_cast<std::int64_t>(f.uint());
         break;
     case NL_POLICY_TYPE_ATTR_MIN_LENGTH:
         p.min_len = static_cast<std::uint32_t>(f.uint());
