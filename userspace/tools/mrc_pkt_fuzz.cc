@@ -48,9 +48,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tool_channel.h"
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using mrc::tool::Clock;
+using mrc::tool::Fd;
 
 constexpr std::size_t kBaseLen = 12;     // version, opcode, hdr_len, flags, QPN, PSN
 constexpr std::size_t kPerOpcode = 64;   // templates kept of each opcode
@@ -63,24 +66,6 @@ struct Template {
     socklen_t dst_len = 0;
     std::uint16_t src_port = 0;
     std::vector<std::uint8_t> bytes;
-};
-
-// A file descriptor closed on scope exit.
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    Fd(Fd &&) = delete;
-    Fd &operator=(Fd &&) = delete;
-    ~Fd() {
-        if (fd_ >= 0)
-            close(fd_);
-    }
-    [[nodiscard]] int get() const { return fd_; }
-
-private:
-    int fd_;
 };
 
 // The UDP payload of an IPv6 or IPv4 packet @p (@len bytes) to @port, its destination in @t.
