@@ -6,7 +6,8 @@
 #
 #   netns msta [ mrcsta ] msta0 <-- veth --> mstb0 [ mrcstb ] (netns mstb)
 #
-# The ring cases run mrc_ring_scribble on host A alone (its QP talks to a QP nobody created);
+# The ring cases run mrc_ring_scribble on host A alone (its QP talks to a QP nobody created) and
+# mrc_recv_scribble (two QPs of A talking over its own GID);
 # the packets come from host B's namespace, so they carry the address of A's QPs' peer.
 
 source "$(dirname "$0")/lib.sh"
@@ -20,6 +21,16 @@ scribble() { # CASE
 	echo "$out"
 	[ $rc -eq 0 ] || fail "mrc_ring_scribble $1 (exit $rc)"
 	assert_match "$out" "^$1: PASS$" "mrc_ring_scribble $1"
+}
+
+recv_scribble() { # [-s] CASE
+	local gid out rc=0 name
+	gid=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+	name=$([ "$1" = -s ] && echo "srq-$2" || echo "$1")
+	out=$(na timeout 90 mrc_recv_scribble -d mrcsta -g "$gid" "$@" 2>&1) || rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || fail "mrc_recv_scribble $* (exit $rc)"
+	assert_match "$out" "^$name: PASS$" "mrc_recv_scribble $*"
 }
 
 # F2: a producer index moved back behind fetched WQEs fails the QP; the CPU never spins.
@@ -332,6 +343,27 @@ fuzz_packets_at_live_qps() {
 	rm -f /tmp/pkt_fuzz_[ab].tpl
 }
 
+# Receive WQEs and receive ring indices a process spoils under a SEND that is on its way, in a
+# QP's own RQ and in an SRQ: num_sge ~0, past the slot, 0; an unknown lkey; SGEs past the MR,
+# below it, wrapping; a producer 2^31 ahead or behind the consumer. The receiver goes to ERR,
+# the sender completes in error, no byte is placed; the two bad indices are counted.
+recv_ring_hostile_values() {
+	local bad
+	two_hosts
+	bad=$(counter mrcsta bad_ring_index)
+	recv_scribble hostile
+	recv_scribble -s hostile
+	counter_grew mrcsta bad_ring_index "$bad" 4 "the receive rings' bad producer indices"
+}
+
+# The same rings scribbled at random by a thread while SENDs arrive (the kernel copies a WQE
+# once, then checks the copy): every SEND completes, nothing outside the registered page moves.
+recv_ring_scribbled_under_traffic() {
+	two_hosts
+	recv_scribble race
+	recv_scribble -s race
+}
+
 ktap_run \
 	sq_producer_rewound \
 	read_wqe_sge_overflow \
@@ -340,6 +372,8 @@ ktap_run \
 	cq_producer_scribbled \
 	dest_qpn_zero_refused \
 	mr_dereg_races_lookups \
+	recv_ring_hostile_values \
+	recv_ring_scribbled_under_traffic \
 	forged_nak_dropped \
 	read_req_amplification_refused \
 	read_responses_bounded \

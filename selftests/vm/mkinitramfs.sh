@@ -82,7 +82,7 @@ ln -s ../libmrcdv.so.1 "$root$verbs_dir/libmrc-rdmav34.so"
 put "$top/userspace/provider/mrc.driver" /etc/libibverbs.d/mrc.driver
 # our verbs tools, where the selftests find them on PATH
 put_elf "$userspace/userspace/provider/mrc_verbs_probe" /usr/bin/mrc_verbs_probe
-for tool in mrc_stress mrc_bad_input mrc_ud_check mrc_ring_scribble mrc_nl_check mrc_nl_fuzz mrc_pkt_fuzz; do
+for tool in mrc_stress mrc_bad_input mrc_ud_check mrc_ring_scribble mrc_recv_scribble mrc_nl_check mrc_nl_fuzz mrc_pkt_fuzz; do
 	put_elf "$userspace/userspace/provider/$tool" "/usr/bin/$tool"
 done
 put_elf "$userspace/userspace/jobs/mrc_allreduce" /usr/bin/mrc_allreduce

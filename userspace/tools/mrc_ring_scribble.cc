@@ -53,7 +53,6 @@
 #include <fstream>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,12 +60,12 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <rdma/ib_user_verbs.h>
 #include <rdma/mrc-abi.h>
 #include <unistd.h>
 
 #include "tool_pattern.h"
 #include "tool_report.h"
+#include "tool_ring.h"
 #include "tool_verbs.h"
 
 namespace mrc::scribble {
@@ -82,71 +81,11 @@ constexpr std::size_t kRegion = 4096;
 constexpr std::uint64_t kRecv = 0x7ecf0000ULL; // wr_id of receive WQE 0; i is kRecv + i
 
 using tool::check;
-
-// A mapping of the uverbs device in this process: its first byte and its size.
-struct Mapping {
-    std::byte *base = nullptr;
-    std::size_t size = 0;
-};
-
-std::vector<Mapping> uverbs_mappings() {
-    std::vector<Mapping> out;
-    std::ifstream maps("/proc/self/maps");
-    std::string line;
-    while (std::getline(maps, line)) {
-        if (line.find("uverbs") == std::string::npos)
-            continue;
-        Mapping m;
-        std::uintptr_t begin = 0;
-        std::uintptr_t end = 0;
-        char dash = 0;
-        std::istringstream in(line);
-        in >> std::hex >> begin >> dash >> end;
-        // NOLINTNEXTLINE(performance-no-int-to-ptr): /proc/self/maps names addresses as numbers
-        m.base = reinterpret_cast<std::byte *>(begin);
-        m.size = end - begin;
-        out.push_back(m);
-    }
-    return out;
-}
-
-// A ring's index words and slots, as mapped.
-struct Ring {
-    std::byte *base = nullptr;
-    std::size_t size = 0;
-    std::uint32_t slot_size = 0;
-
-    [[nodiscard]] volatile std::uint32_t &index(std::size_t offset) const {
-        return *reinterpret_cast<volatile std::uint32_t *>(base + offset);
-    }
-    [[nodiscard]] volatile std::uint32_t &prod() const { return index(MRC_RING_PROD_OFFSET); }
-    [[nodiscard]] volatile std::uint32_t &cons() const { return index(MRC_RING_CONS_OFFSET); }
-    [[nodiscard]] std::byte *slot(std::uint32_t i) const {
-        const std::size_t slots = (size - MRC_RING_SLOTS_OFFSET) / slot_size;
-        return base + MRC_RING_SLOTS_OFFSET + (i % slots) * slot_size;
-    }
-};
-
-std::uint64_t wr_id_at(const std::byte *p) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, p + offsetof(mrc_send_wqe, wr_id), sizeof(v));
-    return v;
-}
-
-// The SQ whose slot 0 holds marker @id and whose next slot (at some 16-byte multiple) @id + 1.
-std::optional<Ring> find_sq(std::uint64_t id) {
-    for (const Mapping &m : uverbs_mappings()) {
-        std::byte *base = m.base;
-        const std::size_t size = m.size;
-        if (size <= MRC_RING_SLOTS_OFFSET + sizeof(mrc_send_wqe) ||
-            wr_id_at(base + MRC_RING_SLOTS_OFFSET) != id)
-            continue;
-        for (std::size_t off = 16; MRC_RING_SLOTS_OFFSET + off + 8 <= size; off += 16)
-            if (wr_id_at(base + MRC_RING_SLOTS_OFFSET + off) == id + 1)
-                return Ring{base, size, static_cast<std::uint32_t>(off)};
-    }
-    return std::nullopt;
-}
+using tool::find_work_ring;
+using tool::Mapping;
+using tool::Ring;
+using tool::ring_doorbell;
+using tool::uverbs_mappings;
 
 // The CQ ring: the mapping whose slot 0 holds a CQE with wr_id @id for QP @qpn.
 std::optional<Ring> find_cq(std::uint64_t id, std::uint32_t qpn) {
@@ -163,24 +102,6 @@ std::optional<Ring> find_cq(std::uint64_t id, std::uint32_t qpn) {
             return Ring{base, size, sizeof(mrc_cqe)};
     }
     return std::nullopt;
-}
-
-// The SQ doorbell as the provider rings it: uverbs POST_SEND with no work requests.
-int ring_doorbell(ibv_qp *qp) {
-    struct {
-        ib_uverbs_cmd_hdr hdr;
-        ib_uverbs_post_send cmd;
-    } req{};
-    ib_uverbs_post_send_resp resp{};
-    req.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
-    req.hdr.in_words = sizeof(req) / 4;
-    req.hdr.out_words = sizeof(resp) / 4;
-    req.cmd.response = reinterpret_cast<std::uintptr_t>(&resp);
-    req.cmd.qp_handle = qp->handle;
-    req.cmd.wqe_size = sizeof(ib_uverbs_send_wr);
-    return write(qp->context->cmd_fd, &req, sizeof(req)) == static_cast<ssize_t>(sizeof(req))
-                   ? 0
-                   : errno;
 }
 
 class Scribbler {
@@ -273,7 +194,7 @@ bool Scribbler::locate_sq() {
     // the doorbell of a QP in RESET fails, but the WQEs are in the ring: find them
     post_write(kMarker);
     post_write(kMarker + 1);
-    const auto ring = find_sq(kMarker);
+    const auto ring = find_work_ring(kMarker);
     if (!check(ring.has_value(), "SQ found among the uverbs mappings"))
         return false;
     sq_ = *ring;
@@ -581,7 +502,7 @@ bool Scribbler::ud_setup() {
         wr.wr.ud.remote_qkey = kUdQkey;
         ibv_post_send(qp_.get(), &wr, &bad); // in RESET: written, the doorbell refused
     }
-    const auto ring = find_sq(kMarker);
+    const auto ring = find_work_ring(kMarker);
     if (!check(ring.has_value(), "SQ found among the uverbs mappings"))
         return false;
     sq_ = *ring;

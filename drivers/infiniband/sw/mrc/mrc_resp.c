@@ -248,7 +248,7 @@ static void mrc_resp_send_batch_ack(struct mrc_qp *qp, bool asked)
  * The receive WQE message @rsn consumes, copied out of the RQ ring (or taken
  * from the SRQ) once. -EAGAIN: none posted yet, or more messages ahead than
  * this QP can hold (RNR: the requester tries again); -EINVAL: not a number
- * we can accept.
+ * we can accept, or a ring whose producer index is nonsense.
  */
 static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
 {
@@ -269,6 +269,8 @@ static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
 
 	if (qp->srq) {
 		*err = mrc_srq_take(qp->srq, rw->wqe);
+		if (*err == -EINVAL)
+			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_BAD_RING_INDEX);
 		if (*err)
 			return NULL;
 	} else {
@@ -276,8 +278,13 @@ static struct mrc_rwqe *mrc_resp_rwqe(struct mrc_qp *qp, u32 rsn, int *err)
 		u32 idx = resp->rq_base + rsn;
 		u32 prod = mrc_queue_load_prod(&qp->rq);
 
-		if (mrc_queue_count(&qp->rq, prod, cons) < 0 ||
-		    idx - cons >= prod - cons) {
+		/* a producer more than a ring ahead is no RNR: the QP fails */
+		if (mrc_queue_count(&qp->rq, prod, cons) < 0) {
+			mrc_stats_inc(mrc_qp_dev(qp), MRC_CNT_BAD_RING_INDEX);
+			*err = -EINVAL;
+			return NULL;
+		}
+		if (idx - cons >= prod - cons) {
 			*err = -EAGAIN;
 			return NULL;
 		}
