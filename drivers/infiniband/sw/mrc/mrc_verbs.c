@@ -114,6 +114,19 @@ static void mrc_dealloc_ucontext(struct ib_ucontext *uctx)
 {
 }
 
+/*
+ * The device goes (rmmod, its netdev gone) while a process holds it open:
+ * ib_uverbs destroys the process's objects through our ops, the process
+ * sees EIO and IB_EVENT_DEVICE_FATAL, and nothing of ours may outlive the
+ * call. Nothing does: a ring's mapping has no vm_ops of ours, and the
+ * pages remap_vmalloc_range() put in it hold a reference each, so the ring
+ * memory freed with its object stays the process's until it unmaps it.
+ * With this op, an open device no longer pins the module.
+ */
+static void mrc_disassociate_ucontext(struct ib_ucontext *uctx)
+{
+}
+
 static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	return 0;
@@ -140,6 +153,7 @@ const struct ib_device_ops mrc_dev_ops = {
 
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.disassociate_ucontext = mrc_disassociate_ucontext,
 	.mmap = mrc_mmap,
 	.mmap_free = mrc_mmap_free,
 
