@@ -82,10 +82,15 @@ mr_dereg_races_lookups() {
 
 # A verified mrc_stress transfer from B (client) to A, in the background, for SECONDS; sets
 # CLIENT (its pid) once a QP of each host is in RTS.
-live_transfer() { # SECONDS
+live_transfer() { # SECONDS [FAMILY: 4 (default) or 6, the GIDs the QPs use]
 	local gid_a gid_b
-	gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
-	gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	if [ "${2:-4}" = 6 ]; then
+		gid_a=$(gid_index_of mrcsta "$(gid_of_v6 $A6)")
+		gid_b=$(gid_index_of mrcstb "$(gid_of_v6 $B6)")
+	else
+		gid_a=$(gid_index_of mrcsta "$(gid_of_v4 $A4)")
+		gid_b=$(gid_index_of mrcstb "$(gid_of_v4 $B4)")
+	fi
 	server_a 18540 timeout $(($1 + 115)) mrc_stress -d mrcsta -g "$gid_a" -p 18540
 	nb timeout $(($1 + 115)) mrc_stress -d mrcstb -g "$gid_b" -p 18540 --seconds "$1" --seed 15 \
 		--max-size 65536 --large-max 0 $A4 >/tmp/hostile_client.out 2>&1 &
@@ -101,6 +106,7 @@ live_transfer_passed() {
 	wait $SERVER_PID || rc=$((rc + 100))
 	out=$(cat /tmp/hostile_client.out)
 	rm -f /tmp/hostile_client.out
+	[ $rc -eq 0 ] || { echo "$out"; counters_of mrcsta; counters_of mrcstb; }
 	echo "$out" | tail -1
 	[ $rc -eq 0 ] || fail "mrc_stress failed (exit $rc)"
 	assert_match "$out" 'client PASS: .* errors 0 ' "the live QPs' transfer"
@@ -294,8 +300,10 @@ device_removal_under_probe_flood() {
 # sends ten times as many, slower: a million copies in all.
 if [ -n "${MRC_DEBUG_KERNEL:-}" ]; then
 	PKT_FUZZ_COUNT=${PKT_FUZZ_COUNT:-500000} PKT_FUZZ_PPS=5000
+	SRH_FUZZ_COUNT=${SRH_FUZZ_COUNT:-100000}
 else
 	PKT_FUZZ_COUNT=${PKT_FUZZ_COUNT:-50000} PKT_FUZZ_PPS=20000
+	SRH_FUZZ_COUNT=${SRH_FUZZ_COUNT:-20000}
 fi
 drops_of() { # DEV -> the sum of its drop_* counters
 	cat /sys/class/infiniband/"$1"/ports/1/hw_counters/drop_* | awk '{ n += $1 } END { print n }'
@@ -364,6 +372,50 @@ recv_ring_scribbled_under_traffic() {
 	recv_scribble -s race
 }
 
+# The copies come over SRv6 (mrc_pkt_fuzz --srh), as an SRv6 fabric delivers a packet: an SRH
+# that has arrived, with transit segments, in half of them mutated (its length, type, segments
+# left, last entry, flags, tag; a segment that is no unicast address; TLV padding). The QPs use
+# IPv6 GIDs and both hosts accept SRH packets. Whatever SRH the stack passes on meets mrc's
+# parser, and no answer follows a forger's segments (reply_srh_refused); the transfer keeps its
+# bytes, and the copies are counted as for plain UDP.
+fuzz_srh_at_live_qps() {
+	local seed=$RANDOM fa fb drops_a drops_b dups_a dups_b refused_a refused_b
+	two_hosts
+	for ns in msta mstb; do ip netns exec $ns sysctl -qw net.ipv6.conf.all.seg6_enabled=1; done
+	na sysctl -qw net.ipv6.conf.msta0.seg6_enabled=1
+	nb sysctl -qw net.ipv6.conf.mstb0.seg6_enabled=1
+	live_transfer $((SRH_FUZZ_COUNT / PKT_FUZZ_PPS + 30)) 6
+	drops_a=$(drops_of mrcsta) drops_b=$(drops_of mrcstb)
+	dups_a=$(counter mrcsta duplicates) dups_b=$(counter mrcstb duplicates)
+	refused_a=$(counter mrcsta reply_srh_refused) refused_b=$(counter mrcstb reply_srh_refused)
+	na mrc_pkt_fuzz -i msta0 --srh --mutations 1 --seed $seed --count "$SRH_FUZZ_COUNT" \
+		--pps $PKT_FUZZ_PPS >/tmp/srh_fuzz_a.out 2>&1 &
+	fa=$!
+	nb mrc_pkt_fuzz -i mstb0 --srh --mutations 1 --seed $((seed + 1)) --count "$SRH_FUZZ_COUNT" \
+		--pps $PKT_FUZZ_PPS >/tmp/srh_fuzz_b.out 2>&1 &
+	fb=$!
+	wait $fa || { cat /tmp/srh_fuzz_a.out; fail "mrc_pkt_fuzz --srh on A (seed $seed)"; }
+	wait $fb || { cat /tmp/srh_fuzz_b.out; fail "mrc_pkt_fuzz --srh on B (seed $((seed + 1)))"; }
+	cat /tmp/srh_fuzz_a.out /tmp/srh_fuzz_b.out
+	rm -f /tmp/srh_fuzz_[ab].out
+	signal_named USR1 mrc_stress || true
+	live_transfer_passed
+	counters_of mrcsta
+	counters_of mrcstb
+	counter_grew mrcsta reply_srh_refused "$refused_a" $((SRH_FUZZ_COUNT / 50)) "B's SRv6 copies"
+	counter_grew mrcstb reply_srh_refused "$refused_b" $((SRH_FUZZ_COUNT / 50)) "A's SRv6 copies"
+	echo "drops: A +$(($(drops_of mrcsta) - drops_a)), B +$(($(drops_of mrcstb) - drops_b));" \
+		"duplicates: A +$(($(counter mrcsta duplicates) - dups_a))," \
+		"B +$(($(counter mrcstb duplicates) - dups_b))"
+	# half the SRHs are mutated, and the stack drops some of those before UDP (its counters)
+	[ $(($(drops_of mrcsta) + $(counter mrcsta duplicates) - drops_a - dups_a)) -ge \
+		$((SRH_FUZZ_COUNT / 2)) ] || fail "A counted fewer than 1/2 of B's SRv6 copies"
+	[ $(($(drops_of mrcstb) + $(counter mrcstb duplicates) - drops_b - dups_b)) -ge \
+		$((SRH_FUZZ_COUNT / 2)) ] || fail "B counted fewer than 1/2 of A's SRv6 copies"
+	na grep -E 'Ip6InHdrErrors|Ip6InDiscards|Ip6InNoRoutes|Udp6InErrors|Udp6InCsumErrors' \
+		/proc/net/snmp6
+}
+
 ktap_run \
 	sq_producer_rewound \
 	read_wqe_sge_overflow \
@@ -382,4 +434,5 @@ ktap_run \
 	probe_replies_bounded \
 	probe_reply_port_asked \
 	device_removal_under_probe_flood \
-	fuzz_packets_at_live_qps
+	fuzz_packets_at_live_qps \
+	fuzz_srh_at_live_qps

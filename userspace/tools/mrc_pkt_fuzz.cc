@@ -2,7 +2,7 @@
 // mrc_pkt_fuzz - mutated copies of a live transfer's own MRC packets, sent back at its QPs:
 //
 //     mrc_pkt_fuzz -i IFNAME [--learn-ms MS] [--stale-ms MS] [--count N] [--pps N] [--seed N]
-//                  [--port P] [--mutations M] [--save FILE | --load FILE]
+//                  [--port P] [--mutations M] [--srh] [--save FILE | --load FILE]
 //
 // It learns for MS ms (default 2000) the MRC packets this host sends on IFNAME (UDP to port P,
 // 4791; IPv6 or IPv4, an SRH or other extension headers skipped): up to 64 of each opcode, every
@@ -12,11 +12,21 @@
 // packets a second (default 20000). Each copy gets one to three mutations, aware of the wire's
 // shape (Documentation/protocol.rst: a base header of opcode, length, flags, QPN and PSN, then
 // sub-headers of 32-bit big-endian words): opcode, hdr_len, flags and version bytes; the QPN
-// (unknown, 0, the largest); the PSN (a little off, half the space away, random); any header
-// word set to a boundary value or flipped; the packet cut short, extended, spliced with
-// another's; bit flips in the payload. A stale PSN a few packets off stays behind the receive
-// window, a random one lands in it about once in a million: the transfer under attack keeps
-// its bytes. --mutations M: at most M per copy (default 3; 0: copies as they were).
+// (unknown, 0, the largest); the PSN; any header word set to a boundary value or flipped; the
+// packet cut short, extended, spliced with another's; bit flips in the payload. Sequence
+// numbers stay stale: the PSN, and a header word within 2^20 of it (an ACK's cum_psn and
+// sack_base), only move back, a little or 2^20 to 2^31.
+// A stale ACK whose cum_psn or sack_base a bit flip moved into the sender's window would be a
+// forged acknowledgment, which MRC (like RoCE: no ICRC is a MAC) cannot tell from a real one:
+// the transfer under attack would lose what it said had arrived. The test keeps its bytes.
+// --mutations M: at most M per copy (default 3; 0: copies as they were).
+//
+// --srh: every copy to an IPv6 address goes out as a raw IPv6 packet with a segment routing header
+// that has arrived (segments left 0; the destination is its segment 0) after one to three transit
+// segments, as if it had come over an SRv6 fabric; the UDP checksum is computed over it. The SRH is
+// mutated in half of them: its length, type, segments left, last entry, flags or tag, a transit
+// segment that is no unicast address (::, ::1, multicast, link-local, v4-mapped), ours or random,
+// or padding after the segments. The receiving host must accept SRH packets (seg6_enabled).
 //
 // --save FILE writes what it learnt, one packet a line ("ADDRESS HEX"); --load FILE sends from
 // such a file instead of learning (and waits for nothing): the QPs the packets name may be gone
@@ -33,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -48,6 +59,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "pkt_fuzz_srh.h"
 #include "tool_channel.h"
 
 namespace {
@@ -256,6 +268,17 @@ private:
         }
     }
 
+    // Within 2^20 of @psn, either way: a sequence number.
+    static bool near(std::uint32_t v, std::uint32_t psn) {
+        constexpr std::uint32_t kNear = 1U << 20;
+        return v - psn < kNear || psn - v < kNear;
+    }
+
+    // A sequence number moved where no window can be: back a little, or 2^20 to 2^31 back.
+    std::uint32_t stale(std::uint32_t v) {
+        return uniform(0, 1) ? v - uniform(1U, 64U) : v - uniform(1U << 20, 1U << 31);
+    }
+
     void one(std::vector<std::uint8_t> &b, const std::vector<std::uint8_t> &other) {
         static constexpr std::array<std::uint8_t, 17> kOpcodes{0x01, 0x02, 0x03, 0x04, 0x05, 0x08,
                                                                0x09, 0x10, 0x11, 0x18, 0x19, 0x1a,
@@ -286,20 +309,16 @@ private:
             }
             break;
         case 4: // PSN
-            if (b.size() >= kBaseLen) {
-                const std::uint32_t psn = word(b, 8);
-                const std::array<std::uint32_t, 4> v{psn + uniform(1U, 64U), psn - uniform(1U, 64U),
-                                                     psn + 0x80000000U,
-                                                     static_cast<std::uint32_t>(rng_())};
-                set_word(b, 8, v[uniform<std::size_t>(0, 3)]);
-            }
+            if (b.size() >= kBaseLen)
+                set_word(b, 8, stale(word(b, 8)));
             break;
         case 5:
         case 6:
         case 7: // a sub-header word (MSN, offset, lengths, va, rkey, SACK, NAK code, probe)
             if (hdr > kBaseLen) {
                 const std::size_t at = uniform<std::size_t>(kBaseLen / 4, hdr / 4 - 1) * 4;
-                set_word(b, at, boundary(word(b, at)));
+                const std::uint32_t v = word(b, at);
+                set_word(b, at, near(v, word(b, 8)) ? stale(v) : boundary(v));
             }
             break;
         case 8: // cut short
@@ -328,9 +347,40 @@ private:
     std::mt19937_64 rng_;
 };
 
+// Where copies leave: UDP sockets, or with --srh for IPv6 a raw socket and an SRH around them.
+struct Sender {
+    int udp4;
+    int udp6;
+    int raw6;
+    mrc::pkt_fuzz::SrhWrapper srh;
+    std::mt19937_64 coin;                                   // mutate this copy's SRH?
+    std::map<std::string, std::optional<in6_addr>> sources; // by destination, as bytes
+
+    bool send(const Template &t, const std::vector<std::uint8_t> &b, bool wrap,
+              std::uint16_t port) {
+        if (t.dst.ss_family != AF_INET6 || !wrap) {
+            const int fd = t.dst.ss_family == AF_INET6 ? udp6 : udp4;
+            return sendto(fd, b.data(), b.size(), 0, reinterpret_cast<const sockaddr *>(&t.dst),
+                          t.dst_len) >= 0;
+        }
+        sockaddr_in6 to = reinterpret_cast<const sockaddr_in6 &>(t.dst);
+        to.sin6_port = 0; // a raw socket reads it as the protocol
+        const std::string key(reinterpret_cast<const char *>(&to.sin6_addr), 16);
+        auto it = sources.find(key);
+        if (it == sources.end())
+            it = sources.emplace(key, mrc::pkt_fuzz::source_towards(to.sin6_addr)).first;
+        if (!it->second)
+            return false;
+        const std::vector<std::uint8_t> pkt =
+                srh.wrap(*it->second, to.sin6_addr, t.src_port, port, b, (coin() & 1) != 0);
+        return sendto(raw6, pkt.data(), pkt.size(), 0, reinterpret_cast<const sockaddr *>(&to),
+                      sizeof(to)) >= 0;
+    }
+};
+
 int usage() {
     std::fprintf(stderr, "usage: mrc_pkt_fuzz -i IFNAME [--learn-ms MS] [--stale-ms MS] "
-                         "[--count N] [--pps N] [--seed N] [--port P] [--mutations M] "
+                         "[--count N] [--pps N] [--seed N] [--port P] [--mutations M] [--srh] "
                          "[--save FILE | --load FILE]\n");
     return 2;
 }
@@ -344,13 +394,21 @@ struct Options {
     std::uint64_t seed = 1;
     std::uint16_t port = 4791;
     unsigned int mutations = 3;
+    bool srh = false;
     const char *save = nullptr;
     const char *load = nullptr;
 };
 
 bool parse(int argc, char **argv, Options &o) {
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i += 2) {
         const std::string_view a = argv[i];
+        if (a == "--srh") {
+            o.srh = true;
+            i--; // a flag: no value
+            continue;
+        }
+        if (i + 1 == argc)
+            return false;
         const char *v = argv[i + 1];
         if (a == "-i")
             o.ifname = v;
@@ -375,7 +433,7 @@ bool parse(int argc, char **argv, Options &o) {
         else
             return false;
     }
-    return argc % 2 == 1 && o.ifname != nullptr && (o.save == nullptr || o.load == nullptr);
+    return o.ifname != nullptr && (o.save == nullptr || o.load == nullptr);
 }
 
 } // namespace
@@ -409,6 +467,17 @@ int main(int argc, char **argv) {
 
     const Fd udp6(socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     const Fd udp4(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    const Fd raw6(o.srh ? socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW) : -1);
+    if (o.srh && raw6.get() < 0) {
+        std::perror("mrc_pkt_fuzz: raw IPv6 socket");
+        return 1;
+    }
+    Sender sender{udp4.get(),
+                  udp6.get(),
+                  raw6.get(),
+                  mrc::pkt_fuzz::SrhWrapper(o.seed ^ 0x5248ULL),
+                  std::mt19937_64(o.seed ^ 0x636f696eULL),
+                  {}};
     Mutator mut(o.seed);
     std::mt19937_64 pick(o.seed ^ 0x9e3779b97f4a7c15ULL);
     std::map<std::uint8_t, unsigned long> sent;
@@ -419,9 +488,7 @@ int main(int argc, char **argv) {
         const Template &t = *all[dist(pick)];
         std::vector<std::uint8_t> b = t.bytes;
         mut.mutate(b, all[dist(pick)]->bytes, o.mutations);
-        const int fd = t.dst.ss_family == AF_INET6 ? udp6.get() : udp4.get();
-        if (sendto(fd, b.data(), b.size(), 0, reinterpret_cast<const sockaddr *>(&t.dst),
-                   t.dst_len) < 0)
+        if (!sender.send(t, b, o.srh, o.port))
             refused++; // a full socket buffer, say: the next goes on
         else
             sent[t.bytes[1]]++;
