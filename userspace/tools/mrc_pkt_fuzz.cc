@@ -2,7 +2,8 @@
 // mrc_pkt_fuzz - mutated copies of a live transfer's own MRC packets, sent back at its QPs:
 //
 //     mrc_pkt_fuzz -i IFNAME [--learn-ms MS] [--stale-ms MS] [--count N] [--pps N] [--seed N]
-//                  [--port P] [--mutations M] [--srh] [--save FILE | --load FILE]
+//                  [--port P] [--mutations M] [--srh] [--qpns N,N,..]
+//                  [--save FILE | --load FILE]
 //
 // It learns for MS ms (default 2000) the MRC packets this host sends on IFNAME (UDP to port P,
 // 4791; IPv6 or IPv4, an SRH or other extension headers skipped): up to 64 of each opcode, every
@@ -20,6 +21,9 @@
 // forged acknowledgment, which MRC (like RoCE: no ICRC is a MAC) cannot tell from a real one:
 // the transfer under attack would lose what it said had arrived. The test keeps its bytes.
 // --mutations M: at most M per copy (default 3; 0: copies as they were).
+//
+// --qpns N,N,..: every copy is addressed to one of these QPNs (before it is mutated): the packets
+// of a transfer at QPs that never took part in it, in whatever state the test holds them.
 //
 // --srh: every copy to an IPv6 address goes out as a raw IPv6 packet with a segment routing header
 // that has arrived (segments left 0; the destination is its segment 0) after one to three transit
@@ -381,7 +385,7 @@ struct Sender {
 int usage() {
     std::fprintf(stderr, "usage: mrc_pkt_fuzz -i IFNAME [--learn-ms MS] [--stale-ms MS] "
                          "[--count N] [--pps N] [--seed N] [--port P] [--mutations M] [--srh] "
-                         "[--save FILE | --load FILE]\n");
+                         "[--qpns N,N,..] [--save FILE | --load FILE]\n");
     return 2;
 }
 
@@ -395,9 +399,26 @@ struct Options {
     std::uint16_t port = 4791;
     unsigned int mutations = 3;
     bool srh = false;
+    const char *qpns_arg = nullptr;
+    std::vector<std::uint32_t> qpns; // parsed from qpns_arg
     const char *save = nullptr;
     const char *load = nullptr;
 };
+
+// "N,N,.." into @out: QPNs, decimal or 0x-hex, below 2^24.
+bool parse_qpns(const char *v, std::vector<std::uint32_t> &out) {
+    std::string_view rest(v);
+    while (!rest.empty()) {
+        const std::string one(rest.substr(0, rest.find(',')));
+        char *end = nullptr;
+        const unsigned long qpn = std::strtoul(one.c_str(), &end, 0);
+        if (one.empty() || *end != '\0' || qpn > 0xffffffUL)
+            return false;
+        out.push_back(static_cast<std::uint32_t>(qpn));
+        rest.remove_prefix(std::min(rest.size(), one.size() + 1));
+    }
+    return !out.empty();
+}
 
 bool parse(int argc, char **argv, Options &o) {
     for (int i = 1; i < argc; i += 2) {
@@ -426,6 +447,8 @@ bool parse(int argc, char **argv, Options &o) {
             o.port = static_cast<std::uint16_t>(std::strtoul(v, nullptr, 0));
         else if (a == "--mutations")
             o.mutations = static_cast<unsigned int>(std::strtoul(v, nullptr, 0));
+        else if (a == "--qpns")
+            o.qpns_arg = v;
         else if (a == "--save")
             o.save = v;
         else if (a == "--load")
@@ -433,7 +456,8 @@ bool parse(int argc, char **argv, Options &o) {
         else
             return false;
     }
-    return o.ifname != nullptr && (o.save == nullptr || o.load == nullptr);
+    return o.ifname != nullptr && (o.save == nullptr || o.load == nullptr) &&
+           (o.qpns_arg == nullptr || parse_qpns(o.qpns_arg, o.qpns));
 }
 
 } // namespace
@@ -487,6 +511,12 @@ int main(int argc, char **argv) {
         std::uniform_int_distribution<std::size_t> dist(0, all.size() - 1);
         const Template &t = *all[dist(pick)];
         std::vector<std::uint8_t> b = t.bytes;
+        if (!o.qpns.empty() && b.size() >= kBaseLen) {
+            const std::uint32_t qpn = o.qpns[i % o.qpns.size()];
+            b[5] = static_cast<std::uint8_t>(qpn >> 16);
+            b[6] = static_cast<std::uint8_t>(qpn >> 8);
+            b[7] = static_cast<std::uint8_t>(qpn);
+        }
         mut.mutate(b, all[dist(pick)]->bytes, o.mutations);
         if (!sender.send(t, b, o.srh, o.port))
             refused++; // a full socket buffer, say: the next goes on

@@ -31,6 +31,11 @@
 //                  LOC_PROT_ERR) and puts the QP in ERR, from which it is brought back; a
 //                  producer index a ring ahead puts it in ERR without a completion; then a
 //                  good datagram (to a QP nobody created) completes successfully.
+//     qp-states    one RC QP resting in each state (RESET, INIT, RTR, RTS, SQD, ERR), those past
+//                  INIT connected to PEER_GID; it prints "qpn N STATE" for each and holds them
+//                  15 s while the test sends packets at them from the peer. Then each must be in
+//                  its state still (RTR, RTS and SQD may be in ERR: a forged request that falls
+//                  in their window is a request), and nothing but flushes may have completed.
 //     read-target  a 4 MiB region open to remote READ and a QP connected to PEER_GID with
 //                  receive PSN 0; it prints "qpn N", "va V" and "rkey K" and keeps them for
 //                  10 s while the test forges READ_REQs at them from the peer and counts
@@ -120,6 +125,7 @@ private:
     bool cq_overflow();
     bool cq_prod();
     bool dest_qpn_zero();
+    bool qp_states();
     bool mr_churn();
     bool rsn_ahead();
     bool read_flood();
@@ -322,6 +328,53 @@ bool Scribbler::cq_prod() {
     wcs = tool::poll_completions(cq_.get(), 1, 5s);
     return check(ok && wcs.size() == 1 && wcs[0].wr_id == 2, "second completion polled (%zu)",
                  wcs.size());
+}
+
+bool Scribbler::qp_states() {
+    struct Held {
+        ibv_qp_state state;
+        tool::Qp qp;
+    };
+    if (!setup(64))
+        return false;
+    std::vector<Held> held;
+    bool ok = true;
+    for (const ibv_qp_state state :
+         {IBV_QPS_RESET, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS, IBV_QPS_SQD, IBV_QPS_ERR}) {
+        ibv_qp_cap cap{.max_send_wr = 4,
+                       .max_recv_wr = 4,
+                       .max_send_sge = 1,
+                       .max_recv_sge = 1,
+                       .max_inline_data = 0};
+        Held h{state, tool::create_rc_qp(pd_.get(), cq_.get(), cq_.get(), cap)};
+        if (!h.qp)
+            return check(false, "an RC QP for %s", tool::qp_state_name(state));
+        const tool::QpInfo remote{.qpn = kAbsentQpn, .psn = 0, .gid = peer_};
+        tool::ConnectParams p{.gid_index = gid_, .mtu = port_.mtu};
+        p.until = state == IBV_QPS_INIT || state == IBV_QPS_RTR ? state : IBV_QPS_RTS;
+        int err = state == IBV_QPS_RESET ? 0 : tool::connect_qp(h.qp.get(), remote, 0, p);
+        if (err == 0 && (state == IBV_QPS_SQD || state == IBV_QPS_ERR))
+            err = tool::modify_qp_state(h.qp.get(), state);
+        ok = check(err == 0 && tool::query_qp_state(h.qp.get()) == state, "QP %u in %s",
+                   h.qp->qp_num, tool::qp_state_name(state)) &&
+             ok;
+        std::printf("qpn %u %s\n", h.qp->qp_num, tool::qp_state_name(state));
+        held.push_back(std::move(h));
+    }
+    std::fflush(stdout);
+    std::this_thread::sleep_for(15s);
+    for (const Held &h : held) {
+        const ibv_qp_state now = tool::query_qp_state(h.qp.get());
+        const bool may_fail =
+                h.state == IBV_QPS_RTR || h.state == IBV_QPS_RTS || h.state == IBV_QPS_SQD;
+        ok = check(now == h.state || (may_fail && now == IBV_QPS_ERR), "QP %u: %s, was %s",
+                   h.qp->qp_num, tool::qp_state_name(now), tool::qp_state_name(h.state)) &&
+             ok;
+    }
+    const auto wcs = tool::poll_completions(cq_.get(), 64, 200ms);
+    const bool flushes = std::ranges::all_of(
+            wcs, [](const ibv_wc &wc) { return wc.status == IBV_WC_WR_FLUSH_ERR; });
+    return check(flushes, "%zu completions, none but flushes", wcs.size()) && ok;
 }
 
 bool Scribbler::dest_qpn_zero() {
@@ -611,6 +664,8 @@ int Scribbler::run(const std::string &test) {
         ok = cq_overflow();
     else if (test == "cq-prod")
         ok = cq_prod();
+    else if (test == "qp-states")
+        ok = qp_states();
     else if (test == "dest-qpn-0")
         ok = dest_qpn_zero();
     else if (test == "mr-churn")

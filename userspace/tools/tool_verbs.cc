@@ -185,6 +185,8 @@ int connect_qp(ibv_qp *qp, const QpInfo &remote, std::uint32_t local_psn, const 
                                                    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
                                                            IBV_QP_ACCESS_FLAGS)))
         return err;
+    if (p.until == IBV_QPS_INIT)
+        return 0;
 
     attr = {};
     attr.qp_state = IBV_QPS_RTR;
@@ -204,6 +206,8 @@ int connect_qp(ibv_qp *qp, const QpInfo &remote, std::uint32_t local_psn, const 
                                                           IBV_QP_MAX_DEST_RD_ATOMIC |
                                                           IBV_QP_MIN_RNR_TIMER)))
         return err;
+    if (p.until == IBV_QPS_RTR)
+        return 0;
 
     attr = {};
     attr.qp_state = IBV_QPS_RTS;

@@ -122,10 +122,12 @@ struct ConnectParams {
     std::uint8_t retry_cnt = 7;
     std::uint8_t rnr_retry = 7; // forever: a receiver reposts its receives as it goes
     std::uint8_t min_rnr_timer = 1;
+    ibv_qp_state until = IBV_QPS_RTS; // where connect_qp stops: INIT, RTR or RTS
 };
 
-// RESET -> INIT -> RTR -> RTS towards @remote, our send PSN @local_psn. A QP in ERR is moved to
-// RESET first. Returns 0 or the errno of the failing step (printed with its name).
+// RESET -> INIT -> RTR -> RTS (or as far as p.until) towards @remote, our send PSN @local_psn. A
+// QP in ERR is moved to RESET first. Returns 0 or the errno of the failing step (printed with its
+// name).
 int connect_qp(ibv_qp *qp, const QpInfo &remote, std::uint32_t local_psn, const ConnectParams &p);
 
 // Move @qp to @state alone (ERR, RESET). Returns 0 or an errno.
