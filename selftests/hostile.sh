@@ -296,11 +296,10 @@ device_removal_under_probe_flood() {
 # splices, bit flips. The transfer keeps every byte and both QPs, the kernel stays quiet (the
 # VM panics on a warning), and what the receivers refused shows in their drop counters, the
 # copies at QPs that do not exist among them; once the QPs are destroyed, the packets they
-# were sent, replayed as they were, are dropped as for no QP. On the debug kernel (make check-debug) each side
-# sends ten times as many, slower: a million copies in all.
-# The debug kernel sends some 650 copies a second from each side (make check-debug, this
-# session's run: 500 000 in 777 s), so its transfer is paced to last as long, and its tools get
-# minutes more to start and to end.
+# were sent, replayed as they were, are dropped as for no QP. On the debug kernel (make
+# check-debug) each side sends ten times as many: a million copies in all. That kernel sends
+# some 650 a second from each side (500 000 took 777 s in a run), so the copies are paced at 600
+# and the transfer lasts as long; its tools get minutes more to start and to end.
 if [ -n "${MRC_DEBUG_KERNEL:-}" ]; then
 	PKT_FUZZ_COUNT=${PKT_FUZZ_COUNT:-500000} PKT_FUZZ_PPS=600 LIVE_SLACK=600
 	SRH_FUZZ_COUNT=${SRH_FUZZ_COUNT:-100000}
