@@ -90,6 +90,7 @@ private:
     bool post_send(std::uint64_t wr_id);
     Outcome exchange(std::size_t sends, std::chrono::milliseconds limit);
     [[nodiscard]] std::byte *registered() const { return recv_buf_.data() + kPage; }
+    void refill();
     [[nodiscard]] bool guards_intact() const;
     [[nodiscard]] bool untouched() const;
     bool good_round(const char *what, std::uint64_t recv_id, bool post);
@@ -252,26 +253,31 @@ Outcome RecvScribbler::exchange(std::size_t sends, std::chrono::milliseconds lim
     return out;
 }
 
+// Every byte of @b still holds the fill.
+bool filled(std::span<const std::byte> b) {
+    return std::ranges::all_of(b, [](std::byte c) { return c == kFill; });
+}
+
+// The whole receive buffer back to the fill.
+void RecvScribbler::refill() {
+    std::memset(recv_buf_.data(), std::to_integer<int>(kFill), kRecvBuf);
+}
+
 // No byte of the pages around the registered one changed.
 bool RecvScribbler::guards_intact() const {
-    const auto fill = [](std::byte b) {
-        return b == kFill;
-    };
     const std::span<const std::byte> all(recv_buf_.data(), kRecvBuf);
-    return std::ranges::all_of(all.first(kPage), fill) &&
-           std::ranges::all_of(all.last(kPage), fill);
+    return filled(all.first(kPage)) && filled(all.last(kPage));
 }
 
 // No byte of the receive buffer changed.
 bool RecvScribbler::untouched() const {
-    return std::ranges::all_of(std::span<const std::byte>(recv_buf_.data(), kRecvBuf),
-                               [](std::byte b) { return b == kFill; });
+    return filled(std::span<const std::byte>(recv_buf_.data(), kRecvBuf));
 }
 
 // A SEND into receive @recv_id (posted now if @post): both complete successfully, the bytes
 // arrive at the start of the registered page and nowhere else.
 bool RecvScribbler::good_round(const char *what, std::uint64_t recv_id, bool post) {
-    std::memset(recv_buf_.data(), std::to_integer<int>(kFill), kRecvBuf);
+    refill();
     if (!check(connect_pair() && (!post || post_recv(recv_id)) && post_send(kSendId + round_++),
                "%s: connected, receive and SEND posted", what))
         return false;
@@ -281,8 +287,7 @@ bool RecvScribbler::good_round(const char *what, std::uint64_t recv_id, bool pos
                           out.recv[0].wr_id == recv_id && out.recv[0].byte_len == kMsgLen;
     const std::span<const std::byte> got(registered(), kMsgLen);
     const bool placed = tool::pattern_check(got, kPatternKey, 0) == kMsgLen &&
-                        std::all_of(registered() + kMsgLen, registered() + kPage,
-                                    [](std::byte b) { return b == kFill; });
+                        filled(std::span<const std::byte>(registered() + kMsgLen, kPage - kMsgLen));
     return check(sent && received && placed && guards_intact(),
                  "%s: SEND %s, receive %s, %u bytes placed where the WQE said", what,
                  out.send.empty() ? "lost" : ibv_wc_status_str(out.send[0].status),
@@ -296,16 +301,16 @@ bool RecvScribbler::hostile_outcome(const char *what, const Outcome &out) {
     const bool none_received = std::ranges::none_of(
             out.recv, [](const ibv_wc &wc) { return wc.status == IBV_WC_SUCCESS; });
     const ibv_qp_state state = tool::query_qp_state(receiver_.get());
-    return check(sender_failed && none_received && state == IBV_QPS_ERR && untouched(),
+    const bool intact = untouched();
+    return check(sender_failed && none_received && state == IBV_QPS_ERR && intact,
                  "%s: SEND %s, receiver %s, %zu receive completion(s), buffer %s", what,
                  out.send.empty() ? "never completed" : ibv_wc_status_str(out.send[0].status),
-                 tool::qp_state_name(state), out.recv.size(),
-                 untouched() ? "untouched" : "WRITTEN");
+                 tool::qp_state_name(state), out.recv.size(), intact ? "untouched" : "WRITTEN");
 }
 
 // A good receive posted, then its slot spoiled before the SEND that takes it arrives.
 bool RecvScribbler::hostile_wqe(const char *what, const std::function<void(RecvSlot &)> &spoil) {
-    std::memset(recv_buf_.data(), std::to_integer<int>(kFill), kRecvBuf);
+    refill();
     if (!check(connect_pair() && post_recv(kRecvId + round_), "%s: receive posted", what))
         return false;
     std::byte *slot = ring_.slot(ring_.prod() - 1);
@@ -323,7 +328,7 @@ bool RecvScribbler::hostile_wqe(const char *what, const std::function<void(RecvS
 // would take it has failed; the provider's value is put back afterwards.
 bool RecvScribbler::hostile_index(const char *what,
                                   const std::function<std::uint32_t(std::uint32_t)> &prod) {
-    std::memset(recv_buf_.data(), std::to_integer<int>(kFill), kRecvBuf);
+    refill();
     if (!check(connect_pair() && post_recv(kRecvId + round_), "%s: receive posted", what))
         return false;
     const std::uint32_t real = ring_.prod();
@@ -420,7 +425,7 @@ bool RecvScribbler::race() {
     constexpr std::size_t kSends = 4;
     if (!open())
         return false;
-    std::memset(recv_buf_.data(), std::to_integer<int>(kFill), kRecvBuf);
+    refill();
     std::mutex quiet; // held: the scribbler waits
     std::unique_lock hold(quiet);
     std::atomic<bool> stop{false};
